@@ -1,0 +1,441 @@
+"""The rules as a pure state machine: `new_game`, `legal_actions`, `apply`, `replay`.
+
+A `State` is immutable; `apply` returns a new one with the `Event` records of what happened.
+Dealing, the cut, goes, resets, the show and new deals happen inside `apply`, so the only
+actions are discards (everyone at once) and plays. All randomness comes from the seed.
+
+>>> state = new_game(Config(players=2), seed=7)
+>>> state.phase, len(state.hands[0]), len(legal_actions(state, 0))
+('discard', 6, 15)
+>>> state, events = apply(state, legal_actions(state, 0)[0])
+>>> [event.kind for event in events]
+['discard']
+>>> replay(Config(players=2), 7, state.actions) == state
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+
+from .actions import DISCARD, PLAY, Action
+from .cards import DECK, JACK, Card
+from .errors import IllegalActionError, ParseError
+from .events import Event, Show
+from .scoring import Breakdown, ScoreItem, score_hand, score_play
+
+DISCARDING, PLAYING, OVER = "discard", "play", "over"
+
+
+@dataclass(frozen=True)
+class Config:
+    """A table's rules: ``players`` (2, 3 or 4 in two partnerships), ``target`` (121 or 61),
+    and ``match_wins``, the games a side must win to take the match."""
+
+    players: int = 2
+    target: int = 121
+    match_wins: int = 1
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ParseError(f"a table has 2, 3 or 4 players, not {self.players!r}")
+        if self.target not in (61, 121):
+            raise ParseError(f"a game is played to 121 or 61, not {self.target!r}")
+        if self.match_wins not in range(1, 10):
+            raise ParseError(f"a match is won with 1 to 9 games, not {self.match_wins!r}")
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.players == 4 else self.players
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt to each player."""
+        return 6 if self.players == 2 else 5
+
+    @property
+    def to_crib(self) -> int:
+        """Cards each player puts in the crib."""
+        return 2 if self.players == 2 else 1
+
+    def side_of(self, seat: int) -> int:
+        """Partners (seats 0+2 and 1+3) share a side in four players."""
+        return seat % 2 if self.players == 4 else seat
+
+    def verdict(self, score: int) -> str:
+        """How a losing side with ``score`` lost: ``loss``, ``skunk`` or ``double skunk``."""
+        if self.target == 121:
+            return "double skunk" if score < 61 else "skunk" if score < 91 else "loss"
+        return "skunk" if score < 31 else "loss"
+
+
+@dataclass(frozen=True)
+class PlayStep:
+    """One step of the play: ``play`` (``seat`` laid ``card``, count now ``count``), ``go``
+    (``seat`` could not play at ``count``) or ``reset``."""
+
+    kind: str
+    seat: int | None = None
+    card: Card | None = None
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything about a match in progress. Build it with `new_game`; change it with `apply`."""
+
+    config: Config
+    seed: int
+    actions: tuple[Action, ...] = ()          # all actions applied, for replay and saving
+    stacked: tuple[tuple[Card, ...], ...] = ()  # decks for the first hands (tests)
+    phase: str = DISCARDING
+    game_no: int = 0
+    hand_no: int = 0                          # hands dealt in the match, keys the shuffle
+    dealer: int = 0
+    cut: tuple[Card, ...] = ()                # the cut for deal of this game (empty if none)
+    wins: tuple[int, ...] = ()                # games won per side
+    scores: tuple[int, ...] = ()              # front pegs per side
+    previous: tuple[int, ...] = ()            # back pegs per side
+    hands: tuple[tuple[Card, ...], ...] = ()  # the cards each seat holds now
+    kept: tuple[tuple[Card, ...], ...] = ()   # the four cards each seat shows
+    discards: tuple[tuple[Card, ...] | None, ...] = ()
+    crib: tuple[Card, ...] = ()
+    undealt: tuple[Card, ...] = ()            # the rest of the deck; the starter is its top
+    starter: Card | None = None
+    pile: tuple[Card, ...] = ()               # cards laid since the last reset
+    count: int = 0
+    turn: int | None = None
+    said_go: frozenset = field(default_factory=frozenset)
+    play: tuple[PlayStep, ...] = ()           # this hand's play so far
+    shows: tuple[Show, ...] = ()              # the latest show counted
+    winner: int | None = None                 # side that won the latest game
+    verdicts: tuple[str, ...] = ()
+
+    @property
+    def state_id(self) -> int:
+        """Counts the actions applied: a new id for every change."""
+        return len(self.actions)
+
+
+def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = None) -> State:
+    """Start a match: cut for deal (unless ``first_dealer`` is given) and deal the first hand.
+
+    ``stacked`` lists decks (top card first) to deal the first hands from, for tests; a short
+    deck is completed with the missing cards. See `stack_deck`.
+    """
+    if not isinstance(config, Config):
+        raise ParseError("new_game needs a Config")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise ParseError("a seed is a whole number from 0 to 2**63 - 1")
+    stacked = tuple(tuple(deck) for deck in stacked)
+    for deck in stacked:
+        if len(set(deck)) != len(deck) or not all(isinstance(card, Card) for card in deck):
+            raise ParseError("a stacked deck must hold distinct cards")
+    sides = config.sides
+    state = State(config=config, seed=seed, stacked=stacked, wins=(0,) * sides)
+    cut = ()
+    if first_dealer is None:
+        first_dealer, cut = _cut_for_deal(config.players, _rng(seed, "cut", 0))
+    elif first_dealer not in range(config.players):
+        raise ParseError(f"no seat {first_dealer!r} at a {config.players}-player table")
+    table = _Table(state)
+    table.start_game(first_dealer, cut)
+    return table.freeze()
+
+
+def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """Every action ``seat`` may take now, sorted. Empty when it is not that seat's move."""
+    if state.phase == DISCARDING and state.discards[seat] is None:
+        hand = sorted(state.hands[seat])
+        return tuple(Action(seat, DISCARD, combo)
+                     for combo in combinations(hand, state.config.to_crib))
+    if state.phase == PLAYING and state.turn == seat:
+        room = 31 - state.count
+        return tuple(Action(seat, PLAY, (card,))
+                     for card in sorted(state.hands[seat]) if card.value <= room)
+    return ()
+
+
+def apply(state: State, action) -> tuple[State, tuple[Event, ...]]:
+    """Apply one action (an `Action`, its text or its JSON); return the new state and events.
+
+    Raises `ParseError` for unreadable input and `IllegalActionError` for a move the rules
+    forbid now; the given state is never changed.
+    """
+    action = _coerce(action)
+    _check_legal(state, action)
+    table = _Table(state)
+    table.actions.append(action)
+    try:
+        if action.kind == DISCARD:
+            table.discard(action.seat, action.cards)
+        else:
+            table.lay(action.seat, action.card)
+    except _Won as won:
+        table.finish_game(won.side)
+    return table.freeze(), tuple(table.events)
+
+
+def replay(config: Config, seed: int, actions, stacked=(), first_dealer=None) -> State:
+    """The state reached by applying ``actions`` to a new game: any game, reproduced."""
+    state = new_game(config, seed, stacked, first_dealer)
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+
+
+def stack_deck(config: Config, dealer: int, hands, starter: Card, extra: Card | None = None):
+    """A deck that deals ``hands[seat]`` to each seat, ``extra`` to the 3-player crib, then the
+    starter: pass it in ``new_game(..., stacked=[deck])``. Dealing starts left of the dealer."""
+    players = config.players
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    deck = [hands[seat][k] for k in range(config.dealt) for seat in order]
+    if players == 3:
+        deck.append(extra)
+    return deck + [starter]
+
+
+# ---- internals ------------------------------------------------------------------------------
+
+class _Won(Exception):
+    """Raised the moment a side reaches the target, to stop all later scoring."""
+
+    def __init__(self, side: int):
+        super().__init__(side)
+        self.side = side
+
+
+def _rng(seed: int, purpose: str, number: int) -> random.Random:
+    # String seeds are hashed with SHA-512: the same stream on every Python version.
+    return random.Random(f"cribbage/{seed}/{purpose}/{number}")
+
+
+def _cut_for_deal(players: int, rng: random.Random) -> tuple[int, tuple[Card, ...]]:
+    """Each player cuts; the lowest rank deals; ties cut again (only the last round is kept)."""
+    while True:
+        cuts = tuple(rng.sample(DECK, players))
+        lowest = min(card.rank for card in cuts)
+        low = [seat for seat, card in enumerate(cuts) if card.rank == lowest]
+        if len(low) == 1:
+            return low[0], cuts
+
+
+def _shuffled(state: State, hand_no: int) -> list[Card]:
+    if hand_no < len(state.stacked):
+        top = list(state.stacked[hand_no])
+        return top + [card for card in DECK if card not in top]
+    deck = list(DECK)
+    _rng(state.seed, "deal", hand_no).shuffle(deck)
+    return deck
+
+
+def _coerce(action) -> Action:
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return Action.parse(action)
+    if isinstance(action, dict):
+        return Action.from_json(action)
+    raise ParseError(f"not an action: {type(action).__name__}")
+
+
+def _check_legal(state: State, action: Action) -> None:
+    config, seat = state.config, action.seat
+    if seat >= config.players:
+        raise IllegalActionError(f"there is no seat {seat} at a {config.players}-player table")
+    if state.phase == OVER:
+        raise IllegalActionError("the game is over")
+    held = state.hands[seat]
+    missing = [str(card) for card in action.cards if card not in held]
+    if action.kind == DISCARD:
+        if state.phase != DISCARDING:
+            raise IllegalActionError("the discards are done: it is time to play")
+        if state.discards[seat] is not None:
+            raise IllegalActionError("you have already put your cards in the crib")
+        if len(action.cards) != config.to_crib:
+            raise IllegalActionError(f"put exactly {config.to_crib} card"
+                                     f"{'s' if config.to_crib > 1 else ''} in the crib")
+    else:
+        if state.phase != PLAYING:
+            raise IllegalActionError("choose your crib cards first")
+        if state.turn != seat:
+            raise IllegalActionError("it is not your turn to play")
+    if missing:
+        raise IllegalActionError(f"{' '.join(missing)} is not in your hand")
+    if action.kind == PLAY and state.count + action.card.value > 31:
+        raise IllegalActionError(f"{action.card} would take the count past 31 "
+                                 f"(it is {state.count})")
+
+
+class _Table:
+    """A mutable working copy of a `State` for the length of one `apply`."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.config = state.config
+        self.actions = list(state.actions)
+        self.events: list[Event] = []
+        self.scores = list(state.scores)
+        self.previous = list(state.previous)
+        self.hands = [list(hand) for hand in state.hands]
+        self.discards = list(state.discards)
+        self.fields: dict = {}
+
+    def __getattr__(self, name):  # read-through to the new value, else the old state
+        fields = self.__dict__["fields"]
+        return fields[name] if name in fields else getattr(self.__dict__["state"], name)
+
+    def set(self, **changes) -> None:
+        self.fields.update(changes)
+
+    def freeze(self) -> State:
+        return replace(self.state, actions=tuple(self.actions), scores=tuple(self.scores),
+                       previous=tuple(self.previous), discards=tuple(self.discards),
+                       hands=tuple(tuple(hand) for hand in self.hands), **self.fields)
+
+    def emit(self, kind: str, **details) -> None:
+        self.events.append(Event(kind, **details))
+
+    # -- games and hands --
+
+    def start_game(self, dealer: int, cut=()) -> None:
+        sides = self.config.sides
+        self.scores, self.previous = [0] * sides, [0] * sides
+        self.set(winner=None, verdicts=(), cut=tuple(cut), shows=())
+        if cut:
+            self.emit("cut_for_deal", seat=dealer, cards=tuple(cut))
+        self.deal(dealer)
+
+    def deal(self, dealer: int) -> None:
+        config, players = self.config, self.config.players
+        hand_no = self.hand_no + 1 if self.state.hands else self.hand_no
+        deck = _shuffled(self.state, hand_no)
+        order = [(dealer + 1 + i) % players for i in range(players)]
+        self.hands = [[] for _ in range(players)]
+        for k in range(config.dealt * players):
+            self.hands[order[k % players]].append(deck[k])
+        rest = deck[config.dealt * players:]
+        crib = (rest.pop(0),) if players == 3 else ()
+        self.discards = [None] * players
+        self.set(phase=DISCARDING, hand_no=hand_no, dealer=dealer, crib=crib,
+                 undealt=tuple(rest), starter=None, kept=(), pile=(), count=0, turn=None,
+                 said_go=frozenset(), play=())
+        self.emit("deal", seat=dealer, count=config.dealt)
+
+    def discard(self, seat: int, cards) -> None:
+        self.hands[seat] = [card for card in self.hands[seat] if card not in cards]
+        self.discards[seat] = tuple(cards)
+        self.emit("discard", seat=seat)
+        if all(chosen is not None for chosen in self.discards):
+            self.cut_starter()
+
+    def cut_starter(self) -> None:
+        players, dealer = self.config.players, self.dealer
+        crib = self.crib + tuple(card for chosen in self.discards for card in chosen)
+        starter = self.undealt[0]
+        self.set(crib=crib, starter=starter, undealt=self.undealt[1:], phase=PLAYING,
+                 kept=tuple(tuple(hand) for hand in self.hands), turn=(dealer + 1) % players)
+        self.emit("starter", seat=(dealer - 1) % players, cards=(starter,))
+        if starter.rank == JACK:
+            self.peg(dealer, Breakdown([ScoreItem("heels", (starter,), 2)]))
+
+    # -- the play --
+
+    def lay(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        pile, count = self.pile + (card,), self.count + card.value
+        self.set(pile=pile, count=count, play=self.play + (PlayStep("play", seat, card, count),))
+        self.emit("play", seat=seat, cards=(card,), count=count)
+        points = score_play(pile)
+        if points:
+            self.peg(seat, points)
+        if count == 31:
+            self.reset(seat)
+        else:
+            self.next_turn(seat)
+
+    def next_turn(self, last: int) -> None:
+        """Pass the turn to the next seat that can play, saying go for those that cannot."""
+        players, room = self.config.players, 31 - self.count
+        said_go = set(self.said_go)
+        for offset in range(1, players + 1):
+            seat = (last + offset) % players
+            hand = self.hands[seat]
+            if not hand:
+                continue
+            if min(card.value for card in hand) <= room:
+                self.set(turn=seat, said_go=frozenset(said_go))
+                return
+            if seat != last and seat not in said_go:
+                said_go.add(seat)
+                self.set(play=self.play + (PlayStep("go", seat, None, self.count),))
+                self.emit("go", seat=seat, count=self.count)
+        kind = "go" if any(self.hands) else "last card"
+        self.peg(last, Breakdown([ScoreItem(kind, (), 1)]))
+        self.reset(last)
+
+    def reset(self, last: int) -> None:
+        """Back to 0; the seat left of the last player leads, or the play is over."""
+        self.set(pile=(), count=0, said_go=frozenset(), play=self.play + (PlayStep("reset"),))
+        self.emit("reset", seat=last, count=0)
+        players = self.config.players
+        for offset in range(1, players + 1):
+            seat = (last + offset) % players
+            if self.hands[seat]:
+                self.set(turn=seat)
+                return
+        self.show()
+
+    # -- the show and the end --
+
+    def show(self) -> None:
+        players, dealer, starter = self.config.players, self.dealer, self.starter
+        self.set(turn=None, shows=())
+        for offset in range(1, players + 1):
+            seat = (dealer + offset) % players
+            self.count_show(Show(seat, False, self.kept[seat], score_hand(self.kept[seat], starter)))
+        self.count_show(Show(dealer, True, self.crib, score_hand(self.crib, starter, crib=True)))
+        self.deal((dealer + 1) % players)
+
+    def count_show(self, show: Show) -> None:
+        self.set(shows=self.shows + (show,))
+        self.emit("crib" if show.crib else "show", seat=show.seat, cards=show.cards,
+                  breakdown=show.breakdown)
+        if show.breakdown:
+            self.peg(show.seat, show.breakdown)
+
+    def peg(self, seat: int, points: Breakdown) -> None:
+        side = self.config.side_of(seat)
+        self.previous[side] = self.scores[side]
+        self.scores[side] += points.total
+        self.emit("peg", seat=seat, side=side, breakdown=points, scores=tuple(self.scores))
+        if self.scores[side] >= self.config.target:
+            raise _Won(side)
+
+    def finish_game(self, winner: int) -> None:
+        config = self.config
+        verdicts = tuple("win" if side == winner else config.verdict(score)
+                         for side, score in enumerate(self.scores))
+        wins = list(self.wins)
+        wins[winner] += 1
+        self.set(winner=winner, verdicts=verdicts, wins=tuple(wins), turn=None)
+        self.emit("game_over", side=winner, scores=tuple(self.scores), verdicts=verdicts)
+        if wins[winner] >= config.match_wins:
+            self.set(phase=OVER)
+            if config.match_wins > 1:
+                self.emit("match_over", side=winner, scores=tuple(wins))
+            return
+        self.set(game_no=self.game_no + 1)
+        self.start_game(self.next_game_dealer())
+
+    def next_game_dealer(self) -> int:
+        """The loser deals first: the seat of the lowest-scoring side next after the dealer."""
+        players, config = self.config.players, self.config
+        lowest = min(self.scores)
+        for offset in range(1, players + 1):
+            seat = (self.dealer + offset) % players
+            if self.scores[config.side_of(seat)] == lowest:
+                return seat
+        raise AssertionError("some side has the lowest score")

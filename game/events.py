@@ -1,0 +1,93 @@
+"""What happened: the `Event` records `apply` returns, and the `Show` of a hand or crib.
+
+Events hold only public information (a discard event names the seat, never its cards), so every
+seat may receive every event.
+
+>>> Event("go", seat=1, count=27).describe(["Ann", "Bob"])
+'Bob: go (27)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, format_cards
+from .scoring import Breakdown
+
+EVENT_KINDS = ("cut_for_deal", "deal", "discard", "starter", "play", "go", "reset", "peg",
+               "show", "crib", "game_over", "match_over")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing the table shows. Fields a kind does not use stay at their defaults.
+
+    - ``cut_for_deal``: ``cards`` cut by each seat, ``seat`` the dealer.
+    - ``deal``: ``seat`` the dealer, ``count`` the cards dealt to each player.
+    - ``discard``: ``seat`` has put its crib cards down (face down).
+    - ``starter``: ``cards`` the starter, ``seat`` who cut it.
+    - ``play``: ``seat`` laid ``cards[0]``, the count is now ``count``.
+    - ``go``: ``seat`` cannot play at ``count``.  ``reset``: the count goes back to 0.
+    - ``peg``: ``seat`` scored ``breakdown`` for ``side``, whose score is now ``scores[side]``.
+    - ``show`` / ``crib``: ``seat``'s hand (or the crib of dealer ``seat``) counted with the starter.
+    - ``game_over`` / ``match_over``: ``side`` won; ``scores`` final (games won for a match);
+      ``verdicts`` per side: ``"win"``, ``"skunk"``, ``"double skunk"`` or ``"loss"``.
+    """
+
+    kind: str
+    seat: int | None = None
+    side: int | None = None
+    cards: tuple[Card, ...] = ()
+    count: int | None = None
+    breakdown: Breakdown | None = None
+    scores: tuple[int, ...] = ()
+    verdicts: tuple[str, ...] = ()
+
+    def describe(self, names) -> str:
+        """One log line, with ``names[seat]`` for each seat (and ``names[side]`` for sides)."""
+        who = names[self.seat] if self.seat is not None else ""
+        cards = format_cards(self.cards)
+        if self.kind == "cut_for_deal":
+            cuts = ", ".join(f"{names[i]} cuts {card}" for i, card in enumerate(self.cards))
+            return f"{cuts}: {who} deals"
+        if self.kind == "deal":
+            return f"{who} deals {self.count} cards each"
+        if self.kind == "discard":
+            return f"{who} puts cards in the crib"
+        if self.kind == "starter":
+            return f"{who} cuts: the starter is {cards}"
+        if self.kind == "play":
+            return f"{who}: {cards} ({self.count})"
+        if self.kind == "go":
+            return f"{who}: go ({self.count})"
+        if self.kind == "reset":
+            return "the count goes back to 0"
+        if self.kind == "peg":
+            return f"{who} pegs {self.breakdown.label()}: {self.scores[self.side]}"
+        if self.kind in ("show", "crib"):
+            whose = f"{who}'s crib" if self.kind == "crib" else who
+            return f"{whose}: {cards} with the starter, {self.breakdown.spoken()}"
+        if self.kind in ("game_over", "match_over"):
+            what = "game" if self.kind == "game_over" else "match"
+            verb = "win" if len(names) == 4 else "wins"
+            return f"{side_name(names, self.side)} {verb} the {what}: " + " to ".join(map(str, self.scores))
+        return self.kind
+
+
+def side_name(names, side: int) -> str:
+    """A side's name: the player's, or both partners' in a four-player game.
+
+    >>> side_name(["Ann", "Bob", "Cy", "Dee"], 1)
+    'Bob & Dee'
+    """
+    return f"{names[side]} & {names[side + 2]}" if len(names) == 4 else names[side]
+
+
+@dataclass(frozen=True)
+class Show:
+    """A counted hand: ``seat`` (the dealer for the crib), the cards and their `Breakdown`."""
+
+    seat: int
+    crib: bool
+    cards: tuple[Card, ...]
+    breakdown: Breakdown
