@@ -45,6 +45,15 @@ class Action:
             raise ParseError("the same card twice in one discard")
 
     @classmethod
+    def _trusted(cls, seat: int, kind: str, cards: tuple[Card, ...]) -> Action:
+        """Build without validation: for the engine's own, already valid, actions."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "seat", seat)
+        object.__setattr__(action, "kind", kind)
+        object.__setattr__(action, "cards", cards)
+        return action
+
+    @classmethod
     def discard(cls, seat: int, cards) -> Action:
         return cls(seat, DISCARD, tuple(sorted(cards)))
 

@@ -149,11 +149,11 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     """Every action ``seat`` may take now, sorted. Empty when it is not that seat's move."""
     if state.phase == DISCARDING and state.discards[seat] is None:
         hand = sorted(state.hands[seat])
-        return tuple(Action(seat, DISCARD, combo)
+        return tuple(Action._trusted(seat, DISCARD, combo)
                      for combo in combinations(hand, state.config.to_crib))
     if state.phase == PLAYING and state.turn == seat:
         room = 31 - state.count
-        return tuple(Action(seat, PLAY, (card,))
+        return tuple(Action._trusted(seat, PLAY, (card,))
                      for card in sorted(state.hands[seat]) if card.value <= room)
     return ()
 

@@ -1,0 +1,54 @@
+"""The import rules of ARCHITECTURE.md, read from every module's source."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FFI = {"js", "pyscript", "pyodide"}
+# The only browser-glue modules allowed to touch the FFI.
+FFI_MODULES = {"dom.py", "render.py", "transport.py", "storage.py", "main.py", "worker.py"}
+STDLIB = set(sys.stdlib_module_names)
+
+
+def imports(path: Path) -> set[str]:
+    """Top-level names of every module ``path`` imports (relative imports count as local)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." if node.level else node.module.split(".")[0])
+    return names
+
+
+def sources(folder: str):
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "vendor" not in p.parts)
+
+
+@pytest.mark.parametrize("path", sources("game"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_engine_uses_only_the_standard_library(path):
+    outside = imports(path) - STDLIB - {".", "game"}
+    assert not outside, f"{path.name} imports {outside}: game/ is standard library only"
+
+
+@pytest.mark.parametrize("path", sources("web"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_named_glue_modules_touch_the_browser(path):
+    found = imports(path)
+    if path.name not in FFI_MODULES:
+        assert not found & FFI, f"{path.name} imports {found & FFI}; only {FFI_MODULES} may"
+    assert not found - STDLIB - FFI - {".", "game", "web"}, "no third-party Python in the browser"
+
+
+def test_the_relay_imports_neither_the_engine_nor_the_browser_layer():
+    serve = ROOT / "serve.py"
+    if not serve.exists():
+        pytest.skip("serve.py is not there")
+    assert not imports(serve) & ({"game", "web"} | FFI)
+
+
+def test_this_checker_sees_imports():
+    sample = ROOT / "game" / "view.py"
+    assert {".", "dataclasses"} <= imports(sample)
