@@ -164,7 +164,7 @@ def apply(state: State, action) -> tuple[State, tuple[Event, ...]]:
     Raises `ParseError` for unreadable input and `IllegalActionError` for a move the rules
     forbid now; the given state is never changed.
     """
-    action = _coerce(action)
+    action = read_action(action)
     _check_legal(state, action)
     table = _Table(state)
     table.actions.append(action)
@@ -231,7 +231,8 @@ def _shuffled(state: State, hand_no: int) -> list[Card]:
     return deck
 
 
-def _coerce(action) -> Action:
+def read_action(action) -> Action:
+    """An `Action` from an Action, its text (`"1 play 7C"`) or its JSON; else `ParseError`."""
     if isinstance(action, Action):
         return action
     if isinstance(action, str):

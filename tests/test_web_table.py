@@ -1,0 +1,149 @@
+"""The browser table's behaviour and markup, driven under CPython (no browser needed)."""
+
+import json
+import re
+
+import pytest
+
+from game.cards import Card
+from game.engine import DISCARDING, OVER, PLAYING
+from game.errors import ParseError
+from web.controller import Controller, clean_prefs
+from web.render import render
+from web.session import Session
+
+
+def start(players=2, level="easy", target=61, seed=1):
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.command("start", {"name": "Ann", "players": str(players), "level": level,
+                          "target": str(target)})
+    return ctl
+
+
+def play_through(ctl, check=lambda ctl, html: None):
+    """Play the player's seat with the first legal card, reading the show, to the end."""
+    for _ in range(5000):
+        if ctl.is_over() and not ctl.show:
+            return
+        view = ctl.view()
+        if ctl.show:
+            ctl.command("continue")
+        elif ctl.bot_waiting():
+            ctl.bot_step()
+        elif view.phase == DISCARDING:
+            for card in sorted(view.hand)[: view.config.to_crib]:
+                ctl.command("select", str(card))
+            ctl.command("confirm-discard")
+        elif view.phase == PLAYING and view.turn == 0:
+            ctl.command("play", str(view.legal[0].card))
+        assert not ctl.error, ctl.error
+        check(ctl, render(ctl))
+    raise AssertionError("the game did not end")
+
+
+def shown_numbers_match_the_engine(ctl, html):
+    view = ctl.view()
+    for side, score in enumerate(view.scores):
+        assert f'data-testid="score-{side}">{score}<' in html
+    assert f'data-testid="count">{view.count}<' in html
+    hand = re.search(r'data-testid="hand">(.*?)</div>', html).group(1)
+    assert sorted(re.findall(r'data-card="(\w\w)"', hand)) == sorted(map(str, view.hand))
+    assert html.count('data-card="back"') >= sum(view.hand_sizes) - len(view.hand)
+
+
+@pytest.mark.parametrize("players, level", [(2, "easy"), (2, "medium"), (3, "easy"),
+                                            (4, "medium"), (2, "hard")])
+def test_a_whole_game_through_the_controller(players, level):
+    ctl = start(players, level)
+    play_through(ctl, shown_numbers_match_the_engine)
+    html = render(ctl)
+    assert 'data-testid="verdict"' in html and 'data-testid="new-game"' in html
+    ctl.command("new-game")
+    assert ctl.view().phase == DISCARDING and max(ctl.view().scores) == 0
+
+
+def test_unplayable_cards_are_disabled_and_refused():
+    for seed in range(40):
+        ctl = start(seed=seed)
+        while not ctl.is_over():
+            view = ctl.view()
+            if ctl.show:
+                ctl.command("continue")
+            elif ctl.bot_waiting():
+                ctl.bot_step()
+            elif view.phase == DISCARDING:
+                for card in sorted(view.hand)[:2]:
+                    ctl.command("select", str(card))
+                ctl.command("confirm-discard")
+            else:
+                blocked = [c for c in view.hand if c.value + view.count > 31]
+                if blocked:
+                    html = render(ctl)
+                    assert re.search(rf'data-card="{blocked[0]}"[^>]*disabled', html)
+                    ctl.command("play", str(blocked[0]))
+                    assert "past 31" in ctl.error and ctl.view() == view
+                    return
+                ctl.command("play", str(view.legal[0].card))
+    pytest.fail("no position with an unplayable card in 40 games")
+
+
+def test_the_show_waits_for_the_player_and_lists_every_item():
+    ctl = start()
+    while not ctl.show:
+        view = ctl.view()
+        if ctl.bot_waiting():
+            ctl.bot_step()
+        elif view.phase == DISCARDING:
+            for card in sorted(view.hand)[:2]:
+                ctl.command("select", str(card))
+            ctl.command("confirm-discard")
+        else:
+            ctl.command("play", str(view.legal[0].card))
+    assert not ctl.bot_waiting()          # the bots wait while the show is read
+    html = render(ctl)
+    assert 'data-testid="show"' in html
+    for event in ctl.show:
+        assert event.breakdown.spoken() in html.replace("&#x27;", "'")
+    ctl.command("key", "Enter")
+    assert not ctl.show
+
+
+def test_names_are_text_not_markup_and_bad_input_is_a_message():
+    ctl = Controller(seed_source=lambda: 2)
+    ctl.command("start", {"name": '<img src=x onerror="alert(1)">', "players": "2", "level": "easy"})
+    assert "<img" not in render(ctl)
+    ctl.command("play", "ZZ")
+    assert "not a card" in ctl.error
+    ctl.command("start", {"level": "godlike"})
+    assert "bot level" in ctl.error
+    with pytest.raises(ParseError):
+        ctl.command("format-disk")
+
+
+def test_keyboard_selects_and_confirms():
+    ctl = start()
+    ctl.command("key", "1")
+    ctl.command("key", "2")
+    assert len(ctl.selected) == 2
+    ctl.command("key", "Enter")
+    assert ctl.view().has_discarded[0]
+
+
+def test_a_saved_table_resumes_and_damage_is_refused():
+    ctl = start(players=3)
+    ctl.bot_step()
+    text = ctl.session.to_json()
+    again = Session.from_json(text)
+    assert again.state == ctl.session.state and again.log == ctl.session.log
+    data = json.loads(text)
+    data["bots"] = ["easy", "evil", None]
+    with pytest.raises(ParseError):
+        Session.from_json(json.dumps(data))
+    with pytest.raises(ParseError):
+        Session.from_json(text[:-10])
+
+
+def test_saved_preferences_are_cleaned():
+    prefs = clean_prefs({"name": "x" * 100, "players": "4", "target": 61, "auto_continue": "yes"})
+    assert prefs == {"name": "x" * 24, "level": "medium", "players": 2, "target": 61,
+                     "auto_continue": False}

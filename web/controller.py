@@ -1,0 +1,190 @@
+"""The table's behaviour, without the browser: what a click or a key does, what is shown next.
+
+`Controller` holds a `Session` plus what only the screen needs (selected cards, a show waiting
+to be read, the latest announcements). The browser glue calls `command`, `bot_step` and
+`render`, and keeps nothing of its own. Pure Python: tested under CPython.
+
+>>> ctl = Controller(seed_source=lambda: 5)
+>>> ctl.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
+>>> ctl.session.names, ctl.screen
+(['Ann', 'Bot'], 'table')
+>>> card = ctl.view().hand[0]
+>>> ctl.command("select", str(card)); ctl.selected == {card}
+True
+"""
+
+from __future__ import annotations
+
+from game.bots import BOT_LEVELS
+from game.cards import Card
+from game.actions import Action
+from game.engine import DISCARDING, OVER, PLAYING
+from game.errors import ParseError
+from game.events import Event
+from game.view import View
+
+from .session import Session, clean_name
+
+ME = 0
+BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
+DEFAULTS = {"name": "", "level": "medium", "players": 2, "target": 121, "auto_continue": False}
+
+
+def clean_prefs(prefs) -> dict:
+    """Saved preferences, keeping only known keys with sensible values (storage is untrusted).
+
+    >>> clean_prefs({"players": 9, "level": "hard", "evil": "<script>"})["players"], clean_prefs(None)["level"]
+    (2, 'medium')
+    """
+    prefs = prefs if isinstance(prefs, dict) else {}
+    clean = dict(DEFAULTS)
+    if isinstance(prefs.get("name"), str):
+        clean["name"] = clean_name(prefs["name"], "")
+    if prefs.get("level") in BOT_LEVELS:
+        clean["level"] = prefs["level"]
+    if prefs.get("players") in (2, 3, 4):
+        clean["players"] = prefs["players"]
+    if prefs.get("target") in (61, 121):
+        clean["target"] = prefs["target"]
+    clean["auto_continue"] = prefs.get("auto_continue") is True
+    return clean
+
+
+class Controller:
+    """One player's table in the browser: seat 0 is the player, the other seats are bots."""
+
+    def __init__(self, seed_source, prefs: dict | None = None):
+        self.seed_source = seed_source        # () -> a fresh random seed
+        self.prefs = clean_prefs(prefs)
+        self.screen = "start"
+        self.session: Session | None = None
+        self.selected: set[Card] = set()
+        self.show: tuple[Event, ...] = ()     # the counted hands waiting for "continue"
+        self.show_starter: Card | None = None  # the starter they were counted with
+        self.last_pegs: dict[int, str] = {}   # side -> why its peg last moved
+        self.announcement = ""                # for the live region
+        self.error = ""
+
+    # -- what is on screen --
+
+    def view(self) -> View:
+        return self.session.view(ME)
+
+    def bot_waiting(self) -> bool:
+        """Whether a bot should move now (never while the player reads the show)."""
+        return (self.screen == "table" and not self.show
+                and self.session.bot_to_move() is not None)
+
+    def is_over(self) -> bool:
+        return self.session is not None and self.session.state.phase == OVER
+
+    # -- input --
+
+    def command(self, name: str, arg=None) -> None:
+        """Do what the player asked; a refused move leaves a message in ``error``."""
+        self.error = ""
+        handler = getattr(self, f"_do_{name.replace('-', '_')}", None)
+        if handler is None:
+            raise ParseError(f"unknown command {name!r}")
+        try:
+            handler(arg)
+        except ValueError as refused:   # ParseError and IllegalActionError: say why, change nothing
+            self.error = str(refused)
+
+    def _do_start(self, form) -> None:
+        form = form or {}
+        players = int(form.get("players", self.prefs["players"]))
+        target = int(form.get("target", self.prefs["target"]))
+        level = form.get("level", self.prefs["level"])
+        if level not in BOT_LEVELS:
+            raise ParseError(f"choose a bot level: {', '.join(BOT_LEVELS)}")
+        name = clean_name(form.get("name"), "You")
+        self.prefs.update(name=name, level=level, players=players, target=target)
+        names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
+        bots = [None] + [level] * (players - 1)
+        self.session = Session.new(players, target, names, bots, seed=self.seed_source())
+        self._reset_screen()
+
+    def resume(self, session: Session) -> None:
+        self.session = session
+        self._reset_screen()
+
+    def _reset_screen(self) -> None:
+        self.screen, self.selected, self.show, self.last_pegs = "table", set(), (), {}
+        self.announcement = "New game. " + " ".join(self.session.log[-1:])
+
+    def _do_select(self, text) -> None:
+        card = Card.parse(text)
+        view = self.view()
+        if view.phase != DISCARDING or view.has_discarded[ME] or card not in view.hand:
+            return
+        if card in self.selected:
+            self.selected.discard(card)
+        elif len(self.selected) < view.config.to_crib:
+            self.selected.add(card)
+        elif view.config.to_crib == 1:
+            self.selected = {card}
+
+    def _do_confirm_discard(self, _=None) -> None:
+        self._act(Action.discard(ME, self.selected))
+        self.selected = set()
+
+    def _do_play(self, text) -> None:
+        self._act(Action.play(ME, Card.parse(text)))
+
+    def _do_key(self, key: str) -> None:
+        """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues."""
+        view = self.view() if self.screen == "table" else None
+        if view is None:
+            return
+        if key == "Enter":
+            if self.show:
+                self._do_continue()
+            elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
+                self._do_confirm_discard()
+        elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
+            card = sorted(view.hand)[int(key) - 1]
+            if view.phase == DISCARDING:
+                self._do_select(str(card))
+            elif view.phase == PLAYING and view.turn == ME:
+                self._do_play(str(card))
+
+    def _do_continue(self, _=None) -> None:
+        self.show = ()
+
+    def _do_new_game(self, _=None) -> None:
+        self.session.rematch(self.seed_source())
+        self._reset_screen()
+
+    def _do_resume(self, _=None) -> None:
+        if self.session is not None:
+            self.screen = "table"
+
+    def _do_menu(self, _=None) -> None:
+        self.screen, self.show = "start", ()
+
+    def _do_auto_continue(self, value) -> None:
+        self.prefs["auto_continue"] = bool(value)
+
+    def bot_step(self) -> None:
+        """One bot move, if one is due."""
+        if self.bot_waiting():
+            starter = self.view().starter
+            self._take(self.session.bot_move(), starter)
+
+    def _act(self, action: Action) -> None:
+        starter = self.view().starter
+        self._take(self.session.act(ME, action), starter)
+
+    def _take(self, events, starter) -> None:
+        names = self.session.names
+        lines = [event.describe(names) for event in events if event.kind not in ("deal", "discard")]
+        shows = tuple(event for event in events if event.kind in ("show", "crib"))
+        if shows:
+            self.show = shows   # the glue dismisses it by itself when auto_continue is on
+            self.show_starter = starter
+        for event in events:
+            if event.kind == "peg":
+                self.last_pegs[event.side] = event.breakdown.label()
+        if lines:
+            self.announcement = ". ".join(lines[-4:])

@@ -1,0 +1,272 @@
+"""HTML for the start screen and the table: pure functions of the controller's view.
+
+Nothing here touches the browser: the glue sets ``innerHTML`` and routes clicks by the
+``data-action`` / ``data-arg`` attributes. Every text is escaped, so a player's name is text,
+never markup. Test hooks: ``data-card`` on every card, ``data-testid`` on the parts tests read.
+
+>>> from web.controller import Controller
+>>> ctl = Controller(seed_source=lambda: 3)
+>>> 'data-testid="start"' in render(ctl)
+True
+>>> ctl.command("start", {"name": "<b>Ann</b>", "players": "2", "level": "easy"})
+>>> html = render(ctl)
+>>> "&lt;b&gt;Ann" in html and "<b>Ann" not in html, html.count('data-card="back"') >= 6
+(True, True)
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from game.bots import BOT_LEVELS
+from game.cards import RANKS
+from game.engine import DISCARDING, OVER, PLAYING
+
+from .board import SIDE_COLOURS, board_svg
+from .controller import ME, Controller
+
+SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def render(ctl: Controller) -> str:
+    """The whole app for the current screen."""
+    return render_start(ctl) if ctl.screen == "start" else render_table(ctl)
+
+
+# ---- cards ----------------------------------------------------------------------------------
+
+def card_face(card, extra: str = "", tag: str = "span", attrs: str = "") -> str:
+    rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
+    colour = "red" if card.suit in "DH" else "black"
+    return (f'<{tag} class="card {colour} suit-{card.suit} {extra}" data-card="{card}" '
+            f'aria-label="{card.name}" {attrs}><span class="rank">{rank}</span>'
+            f'<span class="suit">{SUIT_GLYPHS[card.suit]}</span></{tag}>')
+
+
+def card_back(extra: str = "") -> str:
+    return f'<span class="card back {extra}" data-card="back" aria-hidden="true"></span>'
+
+
+def cards_row(cards, extra: str = "") -> str:
+    return "".join(card_face(card, extra) for card in cards)
+
+
+# ---- start screen ---------------------------------------------------------------------------
+
+def render_start(ctl: Controller) -> str:
+    prefs = ctl.prefs
+
+    def radio(name, value, label):
+        checked = " checked" if str(prefs[name]) == str(value) else ""
+        return (f'<label class="choice"><input type="radio" name="{name}" value="{value}"{checked}>'
+                f'<span>{label}</span></label>')
+
+    levels = "".join(radio("level", level, level.capitalize()) for level in BOT_LEVELS)
+    players = "".join(radio("players", n, f"{n}" + (" (partners)" if n == 4 else ""))
+                      for n in (2, 3, 4))
+    targets = radio("target", 121, "121") + radio("target", 61, "61 (short)")
+    resume = ('<button type="button" class="secondary" data-action="resume">Back to the game'
+              '</button>') if ctl.session and ctl.session.state.phase != OVER else ""
+    return f"""
+<form class="start" data-testid="start" data-action="start" autocomplete="off">
+  <h2>Play cribbage</h2>
+  <label class="field">Your name
+    <input name="name" maxlength="24" value="{escape(prefs['name'])}" placeholder="You"
+           data-testid="name"></label>
+  <fieldset><legend>Bot level</legend>{levels}</fieldset>
+  <fieldset><legend>Players</legend>{players}</fieldset>
+  <fieldset><legend>Game to</legend>{targets}</fieldset>
+  <div class="actions"><button type="submit" data-testid="start-game">Deal</button>{resume}</div>
+  <p class="hint">Everything runs in your browser. No account needed.</p>
+</form>"""
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+def render_table(ctl: Controller) -> str:
+    view = ctl.view()
+    session = ctl.session
+    parts = [f'<div class="tabletop" data-phase="{view.phase}" data-turn="{view.turn}">',
+             scoreboard(ctl, view), opponents(ctl, view), middle(ctl, view),
+             status_line(ctl, view), my_hand(ctl, view)]
+    if ctl.show:
+        parts.append(show_panel(ctl, view))
+    elif view.phase == OVER:
+        parts.append(verdict_panel(ctl, view))
+    parts.append(log_panel(session.log))
+    parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
+                 f'{escape(ctl.announcement)}</div></div>')
+    return "".join(parts)
+
+
+def scoreboard(ctl: Controller, view) -> str:
+    names = ctl.session.side_names()
+    dealer_side = view.config.side_of(view.dealer)
+    sides = []
+    for side, name in enumerate(names):
+        you = " (you)" if side == view.side else ""
+        crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
+        why = escape(ctl.last_pegs.get(side, ""))
+        sides.append(
+            f'<div class="side" style="--side:{SIDE_COLOURS[side]}">'
+            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>{crib}'
+            f'<span class="score" data-testid="score-{side}">{view.scores[side]}</span>'
+            f'<span class="why">{why}</span></div>')
+    wins = ""
+    if view.config.match_wins > 1:
+        wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
+    board = board_svg(view.config.target, view.scores, view.previous, names)
+    return f'<section class="scores" aria-label="Scores">{"".join(sides)}{wins}{board}</section>'
+
+
+def seat_badges(ctl: Controller, view, seat: int) -> str:
+    badges = []
+    if seat == view.dealer:
+        badges.append('<span class="badge dealer">dealer</span>')
+    if view.config.players == 4 and seat != ME and seat % 2 == ME % 2:
+        badges.append('<span class="badge partner">partner</span>')
+    if view.phase == DISCARDING and view.has_discarded[seat]:
+        badges.append('<span class="badge done">ready</span>')
+    if seat in view.said_go:
+        badges.append('<span class="badge go" data-testid="go">go</span>')
+    return "".join(badges)
+
+
+def opponents(ctl: Controller, view) -> str:
+    seats = []
+    players = view.config.players
+    for offset in range(1, players):
+        seat = (ME + offset) % players
+        played = [step.card for step in view.play if step.kind == "play" and step.seat == seat]
+        turn = " turn" if view.turn == seat else ""
+        level = ctl.session.bots[seat]
+        side = view.config.side_of(seat)
+        seats.append(
+            f'<div class="seat{turn}" data-seat="{seat}" style="--side:{SIDE_COLOURS[side]}">'
+            f'<div class="who"><span class="name">{escape(ctl.session.names[seat])}</span>'
+            f'<span class="level">{escape(level or "")}</span>{seat_badges(ctl, view, seat)}</div>'
+            f'<div class="held">{"".join(card_back("small") for _ in range(view.hand_sizes[seat]))}</div>'
+            f'<div class="played">{cards_row(played, "small")}</div></div>')
+    return f'<section class="opponents">{"".join(seats)}</section>'
+
+
+def middle(ctl: Controller, view) -> str:
+    owner = ctl.session.names[view.dealer]
+    whose = "Your crib" if view.dealer == ME else f"{escape(owner)}'s crib"
+    starter = card_face(view.starter) if view.starter else card_back()
+    crib = "".join(card_back("small stacked") for _ in range(view.crib_size)) or \
+        '<span class="empty">empty</span>'
+    pile = cards_row(view.pile, "pile-card") or '<span class="empty">no cards yet</span>'
+    return f"""
+<section class="middle">
+  <div class="deck"><div class="label">Starter</div><div data-testid="starter">{starter}</div></div>
+  <div class="crib"><div class="label">{whose}</div><div class="crib-cards" data-testid="crib">{crib}</div></div>
+  <div class="play-area">
+    <div class="label">Count <span class="count" data-testid="count">{view.count}</span></div>
+    <div class="pile" data-testid="pile">{pile}</div>
+  </div>
+</section>"""
+
+
+def status_line(ctl: Controller, view) -> str:
+    text = status_text(ctl, view)
+    error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
+    return f'<div class="status" data-testid="status">{escape(text)}</div>{error}'
+
+
+def status_text(ctl: Controller, view) -> str:
+    names = ctl.session.names
+    if view.phase == OVER:
+        return "Game over"
+    if ctl.show:
+        return "The show: counting the hands"
+    if view.phase == DISCARDING:
+        if view.has_discarded[ME]:
+            return "Waiting for the others to discard"
+        n = view.config.to_crib
+        owner = "your" if view.dealer == ME else f"{names[view.dealer]}'s"
+        if view.my_crib and view.dealer != ME:
+            owner = "your partner's"
+        return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
+    if view.turn == ME:
+        return f"Your turn: the count is {view.count}"
+    return f"{names[view.turn]} to play"
+
+
+def my_hand(ctl: Controller, view) -> str:
+    buttons = []
+    playing = view.phase == PLAYING and view.turn == ME and not ctl.show
+    discarding = view.phase == DISCARDING and not view.has_discarded[ME] and not ctl.show
+    for index, card in enumerate(sorted(view.hand), start=1):
+        if discarding:
+            chosen = card in ctl.selected
+            attrs = (f'data-action="select" data-arg="{card}" aria-pressed="{str(chosen).lower()}" '
+                     f'title="key {index}"')
+            buttons.append(card_face(card, "selected" if chosen else "", "button", attrs))
+        elif playing:
+            legal = card.value + view.count <= 31
+            attrs = (f'data-action="play" data-arg="{card}" title="key {index}"' if legal
+                     else 'disabled aria-disabled="true"')
+            buttons.append(card_face(card, "" if legal else "dim", "button", attrs))
+        else:
+            buttons.append(card_face(card, "", "button", 'disabled aria-disabled="true"'))
+    action = ""
+    if discarding:
+        need = view.config.to_crib
+        ready = len(ctl.selected) == need
+        label = f"Put {'them' if need > 1 else 'it'} in the crib"
+        action = (f'<button class="primary" data-testid="confirm-discard" '
+                  f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
+    played = [step.card for step in view.play if step.kind == "play" and step.seat == ME]
+    mine = f'<div class="played">{cards_row(played, "small")}</div>' if played else ""
+    go = seat_badges(ctl, view, ME)
+    turn = " turn" if view.turn == ME else ""
+    return (f'<section class="me{turn}"><div class="who"><span class="name">'
+            f'{escape(ctl.session.names[ME])}</span>{go}</div>{mine}'
+            f'<div class="hand" data-testid="hand">{"".join(buttons)}</div>'
+            f'<div class="actions">{action}</div></section>')
+
+
+def show_panel(ctl: Controller, view) -> str:
+    names = ctl.session.names
+    blocks = []
+    for event in ctl.show:
+        whose = ("Your" if event.seat == ME else f"{escape(names[event.seat])}'s")
+        title = f"{whose} {'crib' if event.kind == 'crib' else 'hand'}"
+        items = "".join(
+            f'<li><span class="what">{escape(item.label())}</span>'
+            f'<span class="with">{cards_row(item.cards, "tiny")}</span></li>'
+            for item in event.breakdown.items)
+        blocks.append(
+            f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}">'
+            f'<h3>{title}: <span class="total">{event.breakdown.total}</span></h3>'
+            f'<div class="cards">{cards_row(event.cards)}</div>'
+            f'<p class="spoken">{escape(event.breakdown.spoken())}</p><ul>{items}</ul></div>')
+    starter = ctl.show_starter
+    return (f'<section class="overlay" data-testid="show" aria-label="The show">'
+            f'<div class="panel"><h2>The show</h2>'
+            f'<p class="starter-line">Starter {card_face(starter, "small")}</p>{"".join(blocks)}'
+            f'<button class="primary" data-action="continue" data-testid="continue" autofocus>'
+            f'Continue</button></div></section>')
+
+
+def verdict_panel(ctl: Controller, view) -> str:
+    names = ctl.session.side_names()
+    winner = view.winner
+    headline = "You win!" if winner == view.side else f"{escape(names[winner])} wins"
+    rows = "".join(
+        f'<li><span class="name">{escape(name)}</span><span class="score">{view.scores[side]}</span>'
+        f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
+        for side, name in enumerate(names))
+    return (f'<section class="overlay" data-testid="verdict"><div class="panel">'
+            f'<h2>{headline}</h2><ol class="final">{rows}</ol>'
+            f'<div class="actions"><button class="primary" data-action="new-game" '
+            f'data-testid="new-game" autofocus>Play again</button>'
+            f'<button class="secondary" data-action="menu">Change table</button></div>'
+            f'</div></section>')
+
+
+def log_panel(lines) -> str:
+    items = "".join(f"<li>{escape(line)}</li>" for line in reversed(lines[-120:]))  # newest first
+    return (f'<details class="log" data-testid="log"><summary>Hand history</summary>'
+            f'<ol reversed>{items}</ol></details>')

@@ -1,0 +1,131 @@
+"""A table in progress: the engine state, who sits in each seat (a player or a bot), the log.
+
+Pure Python (no browser), so it is tested under CPython. The browser table drives a local
+session; a multiplayer host drives the same object and sends each seat its own view.
+
+>>> session = Session.new(players=2, target=121, names=["Ann", "Bot"], bots=[None, "easy"], seed=4)
+>>> session.bot_to_move() == 1 and session.view(0).phase
+'discard'
+>>> events = session.bot_move()
+>>> [event.kind for event in events], session.log[-1]
+(['discard'], 'Bot puts cards in the crib')
+>>> Session.from_json(session.to_json()).state == session.state
+True
+"""
+
+from __future__ import annotations
+
+import json
+
+from game.bots import BOT_LEVELS, make_bot
+from game.codec import decode_state, encode_state
+from game.engine import Config, State, apply, new_game, read_action
+from game.errors import IllegalActionError, ParseError
+from game.events import Event, side_name
+from game.view import View, view
+
+SCHEMA = 1
+LOG_LINES = 400
+MAX_NAME = 24
+
+
+def clean_name(name, fallback: str) -> str:
+    """A display name: printable, trimmed, at most 24 characters, never empty."""
+    text = "".join(ch for ch in str(name or "") if ch.isprintable()).strip()[:MAX_NAME]
+    return text or fallback
+
+
+class Session:
+    """The engine state plus the table around it. Not frozen: it is the one mutable owner."""
+
+    def __init__(self, state: State, names, bots, log=()):
+        players = state.config.players
+        if len(names) != players or len(bots) != players:
+            raise ParseError("a table lists a name and a bot level (or none) for every seat")
+        if any(level is not None and level not in BOT_LEVELS for level in bots):
+            raise ParseError(f"bot levels are {', '.join(BOT_LEVELS)}")
+        self.state = state
+        self.names = [clean_name(name, f"Seat {seat + 1}") for seat, name in enumerate(names)]
+        self.bots = list(bots)
+        self.log = list(log)[-LOG_LINES:]
+
+    @classmethod
+    def new(cls, players: int, target: int, names, bots, seed: int, match_wins: int = 1) -> Session:
+        state = new_game(Config(players=players, target=target, match_wins=match_wins), seed)
+        session = cls(state, names, bots)
+        if state.cut:
+            session.record([Event("cut_for_deal", seat=state.dealer, cards=state.cut)])
+        return session
+
+    # -- reading --
+
+    @property
+    def config(self) -> Config:
+        return self.state.config
+
+    def view(self, seat: int) -> View:
+        return view(self.state, seat)
+
+    def side_names(self) -> list[str]:
+        return [side_name(self.names, side) for side in range(self.config.sides)]
+
+    def bot_to_move(self) -> int | None:
+        """The first bot seat with something to do now, if any."""
+        for seat, level in enumerate(self.bots):
+            if level is not None and view(self.state, seat).legal:
+                return seat
+        return None
+
+    # -- changing --
+
+    def act(self, seat: int, action) -> tuple[Event, ...]:
+        """Apply ``action`` for ``seat``; the seat is the caller's, never the action's claim."""
+        action = read_action(action)
+        if action.seat != seat:
+            raise IllegalActionError("you can only act for your own seat")
+        self.state, events = apply(self.state, action)
+        self.record(events)
+        return events
+
+    def bot_move(self) -> tuple[Event, ...]:
+        """Let the next bot act; returns its events (empty when no bot has anything to do)."""
+        seat = self.bot_to_move()
+        if seat is None:
+            return ()
+        bot = make_bot(self.bots[seat], seed=self.state.seed * 4 + seat)
+        return self.act(seat, bot.choose(view(self.state, seat)))
+
+    def rematch(self, seed: int) -> None:
+        """A new game at the same table, with the same players and bots."""
+        self.state = new_game(self.config, seed)
+        self.log.append("— new game —")
+        if self.state.cut:
+            self.record([Event("cut_for_deal", seat=self.state.dealer, cards=self.state.cut)])
+
+    def record(self, events) -> None:
+        names = self.names
+        self.log += [event.describe(names) for event in events if event.kind != "deal"]
+        del self.log[:-LOG_LINES]
+
+    # -- saving --
+
+    def to_json(self) -> str:
+        return json.dumps({"v": SCHEMA, "state": encode_state(self.state), "names": self.names,
+                           "bots": self.bots, "log": self.log})
+
+    @classmethod
+    def from_json(cls, text: str) -> Session:
+        """Rebuild a saved table; a damaged save raises `ParseError` with the reason."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError):
+            raise ParseError("the saved table is not valid JSON") from None
+        if not isinstance(data, dict) or data.get("v") != SCHEMA:
+            raise ParseError("the saved table is from another version")
+        log = data.get("log", [])
+        if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
+            raise ParseError("the saved table's log is damaged")
+        names, bots = data.get("names"), data.get("bots")
+        if not isinstance(names, list) or not isinstance(bots, list):
+            raise ParseError("the saved table's seats are damaged")
+        return cls(decode_state(data.get("state")), names, bots, log)
