@@ -70,6 +70,25 @@ class Controller:
     def view(self) -> View:
         return self.session.view(ME)
 
+    # The renderer reads the table through these few methods, so that a guest's table (which
+    # has views from the host instead of a session) can be drawn by the same code.
+
+    def names(self) -> list[str]:
+        return self.session.names
+
+    def side_names(self) -> list[str]:
+        return self.session.side_names()
+
+    def levels(self) -> list[str | None]:
+        """Each seat's bot level, or None for a person."""
+        return self.session.bots
+
+    def log(self) -> list[str]:
+        return self.session.log
+
+    def can_resume(self) -> bool:
+        return self.session is not None and self.session.state.phase != OVER
+
     def bot_waiting(self) -> bool:
         """Whether a bot should move now (never while the player reads the show)."""
         return (self.screen == "table" and not self.show

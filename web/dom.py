@@ -68,9 +68,10 @@ class App:
 
     def on_click(self, event) -> None:
         target = event.target.closest("[data-action]")
-        if target is None or target.tagName == "FORM" or target.disabled:
+        if not target or target.tagName == "FORM" or target.disabled:   # JS null is falsy
             return
-        self.ctl.command(target.dataset.action, target.dataset.arg)
+        # A missing attribute is JS null (falsy); a missing dataset key would raise instead.
+        self.ctl.command(target.getAttribute("data-action"), target.getAttribute("data-arg") or None)
         self.after_input()
 
     def on_submit(self, event) -> None:
@@ -99,15 +100,15 @@ class App:
         """Replace the app's HTML, keeping keyboard focus on the same control where it survives."""
         active = self.document.activeElement
         key = None
-        if active is not None and active.dataset and active.dataset.action:
-            key = (active.dataset.action, active.dataset.arg)
+        if active and active.getAttribute("data-action"):
+            key = (active.getAttribute("data-action"), active.getAttribute("data-arg") or None)
         self.root.innerHTML = render(self.ctl) + self._notice_html()
         focus = None
         if key:
             selector = f'[data-action="{key[0]}"]' + (f'[data-arg="{key[1]}"]' if key[1] else "")
             focus = self.root.querySelector(selector)
         focus = focus or self.root.querySelector("[autofocus]")
-        if focus is not None and not focus.disabled:
+        if focus and not focus.disabled:
             focus.focus()
 
     def _notice_html(self) -> str:

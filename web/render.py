@@ -66,7 +66,7 @@ def render_start(ctl: Controller) -> str:
                       for n in (2, 3, 4))
     targets = radio("target", 121, "121") + radio("target", 61, "61 (short)")
     resume = ('<button type="button" class="secondary" data-action="resume">Back to the game'
-              '</button>') if ctl.session and ctl.session.state.phase != OVER else ""
+              '</button>') if ctl.can_resume() else ""
     return f"""
 <form class="start" data-testid="start" data-action="start" autocomplete="off">
   <h2>Play cribbage</h2>
@@ -85,22 +85,20 @@ def render_start(ctl: Controller) -> str:
 
 def render_table(ctl: Controller) -> str:
     view = ctl.view()
-    session = ctl.session
     parts = [f'<div class="tabletop" data-phase="{view.phase}" data-turn="{view.turn}">',
-             scoreboard(ctl, view), opponents(ctl, view), middle(ctl, view),
-             status_line(ctl, view), my_hand(ctl, view)]
+             scoreboard(ctl, view), opponents(ctl, view), middle(ctl, view), my_hand(ctl, view)]
     if ctl.show:
         parts.append(show_panel(ctl, view))
     elif view.phase == OVER:
         parts.append(verdict_panel(ctl, view))
-    parts.append(log_panel(session.log))
+    parts.append(log_panel(ctl.log()))
     parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
                  f'{escape(ctl.announcement)}</div></div>')
     return "".join(parts)
 
 
 def scoreboard(ctl: Controller, view) -> str:
-    names = ctl.session.side_names()
+    names = ctl.side_names()
     dealer_side = view.config.side_of(view.dealer)
     sides = []
     for side, name in enumerate(names):
@@ -139,11 +137,11 @@ def opponents(ctl: Controller, view) -> str:
         seat = (ME + offset) % players
         played = [step.card for step in view.play if step.kind == "play" and step.seat == seat]
         turn = " turn" if view.turn == seat else ""
-        level = ctl.session.bots[seat]
+        level = ctl.levels()[seat]
         side = view.config.side_of(seat)
         seats.append(
             f'<div class="seat{turn}" data-seat="{seat}" style="--side:{SIDE_COLOURS[side]}">'
-            f'<div class="who"><span class="name">{escape(ctl.session.names[seat])}</span>'
+            f'<div class="who"><span class="name">{escape(ctl.names()[seat])}</span>'
             f'<span class="level">{escape(level or "")}</span>{seat_badges(ctl, view, seat)}</div>'
             f'<div class="held">{"".join(card_back("small") for _ in range(view.hand_sizes[seat]))}</div>'
             f'<div class="played">{cards_row(played, "small")}</div></div>')
@@ -151,7 +149,7 @@ def opponents(ctl: Controller, view) -> str:
 
 
 def middle(ctl: Controller, view) -> str:
-    owner = ctl.session.names[view.dealer]
+    owner = ctl.names()[view.dealer]
     whose = "Your crib" if view.dealer == ME else f"{escape(owner)}'s crib"
     starter = card_face(view.starter) if view.starter else card_back()
     crib = "".join(card_back("small stacked") for _ in range(view.crib_size)) or \
@@ -171,11 +169,12 @@ def middle(ctl: Controller, view) -> str:
 def status_line(ctl: Controller, view) -> str:
     text = status_text(ctl, view)
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
-    return f'<div class="status" data-testid="status">{escape(text)}</div>{error}'
+    return (f'<div class="status-wrap"><div class="status" data-testid="status">{escape(text)}</div>'
+            f'{error}</div>')
 
 
 def status_text(ctl: Controller, view) -> str:
-    names = ctl.session.names
+    names = ctl.names()
     if view.phase == OVER:
         return "Game over"
     if ctl.show:
@@ -221,37 +220,39 @@ def my_hand(ctl: Controller, view) -> str:
     mine = f'<div class="played">{cards_row(played, "small")}</div>' if played else ""
     go = seat_badges(ctl, view, ME)
     turn = " turn" if view.turn == ME else ""
-    return (f'<section class="me{turn}"><div class="who"><span class="name">'
-            f'{escape(ctl.session.names[ME])}</span>{go}</div>{mine}'
+    return (f'<section class="me{turn}">{status_line(ctl, view)}<div class="who"><span class="name">'
+            f'{escape(ctl.names()[ME])}</span>{go}</div>{mine}'
             f'<div class="hand" data-testid="hand">{"".join(buttons)}</div>'
             f'<div class="actions">{action}</div></section>')
 
 
 def show_panel(ctl: Controller, view) -> str:
-    names = ctl.session.names
+    """The counted hands, in order, each combination with its cards, and the spoken count."""
+    names = ctl.names()
+    starter = ctl.show_starter
     blocks = []
     for event in ctl.show:
-        whose = ("Your" if event.seat == ME else f"{escape(names[event.seat])}'s")
+        whose = "Your" if event.seat == ME else f"{escape(names[event.seat])}'s"
         title = f"{whose} {'crib' if event.kind == 'crib' else 'hand'}"
         items = "".join(
-            f'<li><span class="what">{escape(item.label())}</span>'
+            f'<li class="item"><span class="what">{escape(item.label())}</span>'
             f'<span class="with">{cards_row(item.cards, "tiny")}</span></li>'
             for item in event.breakdown.items)
         blocks.append(
             f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}">'
-            f'<h3>{title}: <span class="total">{event.breakdown.total}</span></h3>'
-            f'<div class="cards">{cards_row(event.cards)}</div>'
-            f'<p class="spoken">{escape(event.breakdown.spoken())}</p><ul>{items}</ul></div>')
-    starter = ctl.show_starter
+            f'<h3><span>{title}</span><span class="total">{event.breakdown.total}</span></h3>'
+            f'<div class="cards">{cards_row(event.cards, "small")}'
+            f'{card_face(starter, "small starter-mark") if starter else ""}</div>'
+            f'<p class="spoken">{escape(event.breakdown.spoken())}</p>'
+            f'<ul class="items">{items}</ul></div>')
     return (f'<section class="overlay" data-testid="show" aria-label="The show">'
-            f'<div class="panel"><h2>The show</h2>'
-            f'<p class="starter-line">Starter {card_face(starter, "small")}</p>{"".join(blocks)}'
-            f'<button class="primary" data-action="continue" data-testid="continue" autofocus>'
-            f'Continue</button></div></section>')
+            f'<div class="panel wide"><h2>The show</h2><div class="shows">{"".join(blocks)}</div>'
+            f'<div class="continue-bar"><button class="primary" data-action="continue" '
+            f'data-testid="continue" autofocus>Continue</button></div></div></section>')
 
 
 def verdict_panel(ctl: Controller, view) -> str:
-    names = ctl.session.side_names()
+    names = ctl.side_names()
     winner = view.winner
     headline = "You win!" if winner == view.side else f"{escape(names[winner])} wins"
     rows = "".join(

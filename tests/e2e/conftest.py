@@ -1,0 +1,46 @@
+"""Fixtures for the browser tests: one server and one browser per session, a watched page.
+
+The `page` fixture fails its test at teardown if any request left our origin, any
+response was an HTTP error, or the page logged or raised an error.
+"""
+
+import pytest
+from harness import Network, launch
+from playwright.sync_api import sync_playwright
+
+import serve
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The base URL of a serve.py child process on a free port (its log in a temp file)."""
+    log = tmp_path_factory.mktemp("serve") / "access.log"
+    with log.open("w") as stream, serve.spawn(stderr=stream) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session."""
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def network(browser, site):
+    """A page in a fresh context, watched; teardown asserts it stayed home and error-free."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    watched = Network(context, site)
+    yield watched
+    outside, errors = watched.outside(), list(watched.errors)
+    context.close()
+    assert not outside, f"requests left the origin: {outside}"
+    assert not errors, "\n".join(errors)
+
+
+@pytest.fixture
+def page(network):
+    """The watched page (see `network`)."""
+    return network.page

@@ -1,0 +1,114 @@
+"""Shared by the browser tests and bench/: Debian's Chromium launched as BROWSER.md says,
+the ready marker, page scripts for timing and gating the boot, screenshots, and `Network`,
+which watches a browser context for requests that leave our origin or fail.
+
+Never `playwright install`: the browser is /usr/bin/chromium (scripts/setup --browser).
+"""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, Response
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--metrics-recording-only",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+    "--disable-features=WebRtcHideLocalIpsWithMdns",
+]
+READY = 'html[data-ready="true"]'
+BOOT_TIMEOUT_MS = 60_000
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SIZES = {"desktop": (1280, 800), "phone": (360, 640)}
+
+# Init script: stores in window.__readyAt when the ready marker appears (ms since navigation).
+READY_CLOCK = """
+new MutationObserver((_, observer) => {
+  if (document.documentElement?.dataset.ready === "true") {
+    window.__readyAt = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+"""
+
+# Init script: holds back Pyodide's wasm download until the test calls window.__releaseBoot(),
+# so a test can look at the page while Python is certainly still loading.
+BOOT_GATE = """
+{
+  const original = window.fetch;
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  window.__releaseBoot = release;
+  window.fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const go = () => original.call(window, input, init);
+    return url.endsWith("/pyodide.asm.wasm") ? gate.then(go) : go();
+  };
+}
+"""
+
+
+LAUNCH = {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Start headless Debian Chromium with the project's flags."""
+    return playwright.chromium.launch(**LAUNCH)
+
+
+def wait_ready(page: Page, timeout: float = BOOT_TIMEOUT_MS) -> None:
+    """Wait until Python has booted and the table accepts input (html[data-ready="true"])."""
+    page.wait_for_selector(READY, state="attached", timeout=timeout)
+
+
+def screenshot(page: Page, name: str) -> list[Path]:
+    """Save test-artifacts/<name>-desktop.png (1280x800) and <name>-phone.png (360x640)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    saved = []
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        saved.append(ARTIFACTS / f"{name}-{size}.png")
+        page.screenshot(path=saved[-1])
+    return saved
+
+
+class Network:
+    """What a context's pages asked for, and what went wrong, as it happened."""
+
+    def __init__(self, context: BrowserContext, base: str):
+        self.origin = urlsplit(base).netloc
+        self.urls: list[str] = []
+        self.errors: list[str] = []
+        context.on("request", lambda request: self.urls.append(request.url))
+        context.on("requestfailed", lambda request: self.errors.append(f"failed: {request.url}"))
+        context.on("response", self.on_response)
+        self.page = context.new_page()
+        self.page.on("websocket", lambda socket: self.urls.append(socket.url))
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on("console", self.on_console)
+
+    def on_response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.errors.append(f"HTTP {response.status}: {response.url}")
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def outside(self) -> list[str]:
+        """Requested URLs that left the origin (data: and blob: URLs stay in the page)."""
+        return [url for url in self.urls if not self.same_origin(url)]
+
+    def same_origin(self, url: str) -> bool:
+        """Whether a URL is on the site's host and port, or a data: or blob: URL."""
+        parts = urlsplit(url)
+        return parts.scheme in ("data", "blob") or (parts.scheme in ("http", "ws") and parts.netloc == self.origin)

@@ -1,0 +1,173 @@
+"""Complete games against the bot through the real page, checked against the engine.
+
+The page saves its table in localStorage after every move; the test reads that save, replays
+it with the engine under CPython, and compares every number the page shows with the engine's.
+"""
+
+import json
+
+import pytest
+from harness import screenshot, wait_ready
+from playwright.sync_api import Page, expect
+
+from game.engine import OVER
+from web.session import Session
+
+pytestmark = pytest.mark.e2e
+
+ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], '
+              '[data-action="select"], [data-action="play"]')
+
+
+def open_table(page: Page, site: str, players: int, level: str, target: int = 61, name="Tester"):
+    page.goto(site + "?speed=instant")
+    wait_ready(page)
+    page.get_by_test_id("name").fill(name)
+    page.locator(f'label.choice:has(input[name="level"][value="{level}"])').click()
+    page.locator(f'label.choice:has(input[name="players"][value="{players}"])').click()
+    page.locator(f'label.choice:has(input[name="target"][value="{target}"])').click()
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+
+
+def engine_session(page: Page) -> Session:
+    """The page's saved table, rebuilt (and so validated) by the engine under CPython."""
+    return Session.from_json(page.evaluate("localStorage.getItem('cribbage.table.v1')"))
+
+
+def check_against_engine(page: Page) -> Session:
+    session = engine_session(page)
+    view = session.view(0)
+    for side, score in enumerate(view.scores):
+        expect(page.get_by_test_id(f"score-{side}")).to_have_text(str(score))
+    if not page.get_by_test_id("show").count():
+        expect(page.get_by_test_id("count")).to_have_text(str(view.count))
+        shown = page.get_by_test_id("hand").locator("[data-card]")
+        assert sorted(shown.evaluate_all("cards => cards.map(c => c.dataset.card)")) == \
+            sorted(map(str, view.hand))
+        if view.starter:
+            expect(page.get_by_test_id("starter").locator("[data-card]")).to_have_attribute(
+                "data-card", str(view.starter))
+    return session
+
+
+def try_an_unplayable_card(page: Page) -> bool:
+    """Click a dimmed card by force: nothing may change. True if there was one."""
+    dimmed = page.get_by_test_id("hand").locator("button.dim")
+    if not dimmed.count():
+        return False
+    before = engine_session(page).state
+    expect(dimmed.first).to_be_disabled()
+    dimmed.first.click(force=True)
+    assert engine_session(page).state == before
+    return True
+
+
+def play_game(page: Page, checks_every: int = 1, shots: bool = False) -> Session:
+    """Play the player's seat until the verdict; returns the engine's final session.
+    With ``shots``, the first show is saved as a screenshot."""
+    moves = 0
+    for _ in range(3000):
+        page.wait_for_selector(ACTIONABLE, timeout=30_000)
+        if page.get_by_test_id("verdict").count():
+            return check_against_engine(page)
+        if page.get_by_test_id("show").count():
+            check_against_engine(page)
+            if shots:
+                screenshot(page, "show")
+                page.set_viewport_size({"width": 1280, "height": 800})
+                shots = False
+            page.get_by_test_id("continue").click()
+            continue
+        selectable = page.locator('[data-action="select"]')
+        if selectable.count():
+            need = 2 if selectable.count() == 6 else 1
+            for index in range(need):
+                selectable.nth(index).click()
+            page.get_by_test_id("confirm-discard").click()
+        else:
+            try_an_unplayable_card(page)
+            playable = page.locator('[data-action="play"]')
+            if not playable.count():
+                continue
+            playable.first.click()
+        moves += 1
+        if moves % checks_every == 0:
+            page.wait_for_selector(ACTIONABLE, timeout=30_000)
+            check_against_engine(page)
+    raise AssertionError("the game did not finish")
+
+
+@pytest.mark.parametrize("players, level", [
+    (2, "easy"), (2, "medium"), (2, "hard"),
+    (3, "easy"), (3, "medium"), (3, "hard"),
+    (4, "easy"), (4, "medium"), (4, "hard"),
+])
+def test_a_complete_game_against_the_bot(page, site, players, level):
+    open_table(page, site, players, level)
+    session = play_game(page, checks_every=1 if level == "medium" else 4,
+                        shots=(players, level) == (2, "medium"))
+    assert session.state.phase == OVER
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_be_visible()
+    winner = session.side_names()[session.state.winner]
+    expect(verdict).to_contain_text("You win!" if session.state.winner == 0 else f"{winner} wins")
+    if players == 2 and level == "medium":
+        screenshot(page, "verdict")
+    page.get_by_test_id("new-game").click()
+    expect(page.get_by_test_id("score-0")).to_have_text("0")
+
+
+def test_screens_at_desktop_and_phone_size(page, site):
+    open_table(page, site, 4, "easy")
+    screenshot(page, "table-discard")
+    page.locator('[data-action="select"]').first.click()
+    screenshot(page, "table-selected")
+    page.get_by_test_id("confirm-discard").click()
+    page.wait_for_selector('[data-action="play"], [data-testid="show"]')
+    page.wait_for_timeout(50)
+    screenshot(page, "table-play")
+    page.goto(site)
+    wait_ready(page)
+    screenshot(page, "table-resumed")
+
+
+def test_a_reload_resumes_the_game_in_progress(page, site):
+    open_table(page, site, 2, "easy", target=121)
+    selectable = page.locator('[data-action="select"]')
+    selectable.nth(0).click()
+    selectable.nth(1).click()
+    page.get_by_test_id("confirm-discard").click()
+    page.wait_for_selector('[data-action="play"], [data-testid="show"]')
+    before = engine_session(page).state
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    assert engine_session(page).state == before
+    check_against_engine(page)
+
+
+def test_keyboard_only_discard_and_play(page, site):
+    open_table(page, site, 2, "easy")
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    expect(page.locator('[data-action="select"][aria-pressed="true"]')).to_have_count(2)
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-action="play"]:not([disabled]), [data-testid="show"]')
+    if page.locator('[data-action="play"]').count():
+        before = len(engine_session(page).state.actions)
+        page.keyboard.press("1")
+        page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('cribbage.table.v1')).state.length > 0 && "
+            f"JSON.parse(JSON.parse(localStorage.getItem('cribbage.table.v1')).state).actions.length > {before}")
+
+
+def test_a_damaged_save_is_refused_with_a_message(page, site):
+    page.goto(site)
+    wait_ready(page)
+    page.evaluate("localStorage.setItem('cribbage.table.v1', '{\"v\": 1, \"state\": \"{}\"}')")
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_role("alert")).to_contain_text("could not be restored")
+    expect(page.get_by_test_id("start")).to_be_visible()
+    assert json.loads(page.evaluate("JSON.stringify(localStorage.getItem('cribbage.table.v1'))")) is None
