@@ -1,0 +1,189 @@
+"""Finished games as records: (config, seed, actions) plus who sat where, and what they scored.
+
+A record replays into the exact game, so it is both the replay viewer's input and the source
+of the statistics. Its ``summary`` is computed by replaying; importing a record replays it again
+and refuses it if anything disagrees, so a tampered record never reaches the stats.
+
+>>> from game.engine import Config
+>>> from web.session import Session
+>>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
+>>> while session.state.phase != "over":
+...     seat = session.bot_to_move()
+...     if seat is None:
+...         _ = session.act(0, session.view(0).legal[0])
+...     else:
+...         _ = session.bot_move()
+>>> record = record_game(session, seat=0, finished="2026-11-30T12:00:00Z")
+>>> record.mode, record.summary.hands == len(record.summary.pegging)
+('bot-easy', True)
+>>> GameRecord.from_json(record.to_json()) == record
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import zlib
+from dataclasses import asdict, dataclass
+
+from game.actions import Action
+from game.codec import config_from_json, config_to_json
+from game.engine import OVER, Config, apply, new_game
+from game.errors import IllegalActionError, ParseError
+
+from .session import Session, clean_name
+
+MAX_RECORD_BYTES = 64_000
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one seat did in one game, derived by replaying it."""
+
+    won: bool
+    verdict: str                     # win / loss / skunk / double skunk (for the seat's side)
+    skunks_given: int                # losing sides skunked (or double skunked) by this side's win
+    scores: tuple[int, ...]          # final score of every side
+    hands: int                       # hands dealt in the game
+    pegging: tuple[int, ...]         # the seat's pegging points, per hand
+    shown: tuple[int, ...]           # the seat's hand count, per hand that reached the show
+    cribs: tuple[int, ...]           # the seat's crib counts, per hand it dealt and counted
+    best_hand: int
+    twenty_nines: int                # 29 hands counted at the table (any seat, hand or crib)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: replayable, and summarised for ``seat``."""
+
+    id: str
+    finished: str                    # ISO 8601 time
+    mode: str                        # "bot-easy" / "bot-medium" / "bot-hard" / "friends"
+    seat: int
+    names: tuple[str, ...]
+    config: Config
+    seed: int
+    actions: tuple[str, ...]
+    summary: Summary
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["config"] = config_to_json(self.config)
+        return json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
+
+    @classmethod
+    def from_json(cls, data) -> GameRecord:
+        """Read and verify a record: it must replay to a finished game with the same summary."""
+        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+            raise ParseError("a game record has the fields " + ", ".join(cls.__dataclass_fields__))
+        config = config_from_json(data["config"])
+        seat, seed = data["seat"], data["seed"]
+        actions, names = data["actions"], data["names"]
+        if not isinstance(seat, int) or not 0 <= seat < config.players:
+            raise ParseError("a game record's seat is not at its table")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise ParseError("a game record's actions are damaged")
+        if not isinstance(names, list) or len(names) != config.players:
+            raise ParseError("a game record names every seat")
+        if not isinstance(data["finished"], str) or not isinstance(data["mode"], str):
+            raise ParseError("a game record's date or mode is damaged")
+        record = make_record(config, seed, actions, seat,
+                             [clean_name(n, f"Seat {i + 1}") for i, n in enumerate(names)],
+                             data["mode"][:20], data["finished"][:40])
+        if record.id != data["id"] or asdict(record.summary) != _summary_json(data["summary"]):
+            raise ParseError("this game record has been altered: it does not replay to what it says")
+        return record
+
+
+def record_game(session: Session, seat: int, finished: str, mode: str | None = None) -> GameRecord:
+    """The record of the session's finished game, seen from ``seat``."""
+    state = session.state
+    if state.phase != OVER:
+        raise ParseError("only a finished game can be recorded")
+    if mode is None:
+        mode = record_mode(session.bots, seat)
+    return make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
+                       session.names, mode, finished)
+
+
+def record_mode(bots, seat: int) -> str:
+    """``friends`` when another person sat at the table, else ``bot-<hardest level>``."""
+    others = [level for other, level in enumerate(bots) if other != seat]
+    if None in others:
+        return "friends"
+    return "bot-" + max(others, key=("easy", "medium", "hard").index)
+
+
+def make_record(config: Config, seed, actions, seat: int, names, mode: str, finished: str):
+    summary = summarise(config, seed, actions, seat)
+    digest = hashlib.sha256(json.dumps([config_to_json(config), seed, list(actions), seat],
+                                       separators=(",", ":")).encode()).hexdigest()[:20]
+    return GameRecord(digest, finished, mode, seat, tuple(names), config, seed, tuple(actions),
+                      summary)
+
+
+def summarise(config: Config, seed, actions, seat: int) -> Summary:
+    """Replay a game and add up what ``seat`` scored, hand by hand."""
+    try:
+        state = new_game(config, seed)
+        events = []
+        for text in actions:
+            state, new = apply(state, Action.parse(text))
+            events += new
+    except IllegalActionError as error:
+        raise ParseError(f"this game record does not replay: {error}") from None
+    if state.phase != OVER:
+        raise ParseError("this game record stops before the end of the game")
+    side = config.side_of(seat)
+    # new_game dealt the first hand already; later deals arrive as events.
+    hands, pegging, shown, cribs, best, nines, in_show = 1, [0], [], [], 0, 0, False
+    for event in events:
+        if event.kind == "deal":
+            hands += 1
+            pegging.append(0)
+            in_show = False
+        elif event.kind in ("show", "crib"):
+            in_show = True
+            nines += event.breakdown.total == 29
+            if event.seat == seat:
+                (cribs if event.kind == "crib" else shown).append(event.breakdown.total)
+                best = max(best, event.breakdown.total) if event.kind == "show" else best
+        elif event.kind == "peg" and event.seat == seat and not in_show:
+            pegging[-1] += event.breakdown.total
+    won = state.winner == side
+    verdicts = state.verdicts
+    given = sum(v in ("skunk", "double skunk") for v in verdicts) if won else 0
+    return Summary(won, verdicts[side], given, state.scores, hands, tuple(pegging), tuple(shown),
+                   tuple(cribs), best, nines)
+
+
+def _summary_json(data) -> dict:
+    if not isinstance(data, dict):
+        raise ParseError("a game record's summary is damaged")
+    return {key: (tuple(value) if isinstance(value, list) else value) for key, value in data.items()}
+
+
+# ---- sharing one record as a link ----
+
+def record_to_link_code(record: GameRecord) -> str:
+    """A compact text (deflated JSON, base64url) to put after ``#record=`` in a link."""
+    raw = json.dumps(record.to_json(), separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+def record_from_link_code(code: str) -> GameRecord:
+    """Read `record_to_link_code` output; anything damaged raises `ParseError`."""
+    if not isinstance(code, str) or len(code) > MAX_RECORD_BYTES:
+        raise ParseError("this game link is too long or empty")
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_RECORD_BYTES)   # bounded: no zip bombs
+        if not inflater.eof:   # cut short (even by its checksum only) or too big
+            raise ValueError("incomplete")
+        data = json.loads(raw)
+    except (ValueError, zlib.error):
+        raise ParseError("this game link is damaged") from None
+    return GameRecord.from_json(data)

@@ -1,0 +1,108 @@
+"""Statistics from game records, per mode, and small SVG charts of them. Pure Python.
+
+>>> stats = compute([])
+>>> stats["all"].games, stats["all"].win_rate
+(0, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+from .records import GameRecord
+
+
+@dataclass
+class Stats:
+    """Totals for one group of games (a mode and player count, or everything)."""
+
+    games: int = 0
+    wins: int = 0
+    skunks_given: int = 0
+    skunks_taken: int = 0
+    hands: int = 0
+    pegging: int = 0
+    shown: list[int] = field(default_factory=list)    # every hand count, for the distribution
+    cribs: list[int] = field(default_factory=list)
+    best_hand: int = 0
+    twenty_nines: int = 0
+    streak: int = 0            # current: positive for wins in a row, negative for losses
+    best_streak: int = 0
+    results: list[tuple[str, bool]] = field(default_factory=list)   # (finished, won), oldest first
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def per_hand(self, what: str) -> float:
+        """Average points per hand from ``pegging``, ``hand`` or ``crib``."""
+        if what == "pegging":
+            return self.pegging / self.hands if self.hands else 0.0
+        counts = self.shown if what == "hand" else self.cribs
+        return sum(counts) / len(counts) if counts else 0.0
+
+    def add(self, record: GameRecord) -> None:
+        s = record.summary
+        self.games += 1
+        self.wins += s.won
+        self.skunks_given += s.skunks_given
+        self.skunks_taken += s.verdict in ("skunk", "double skunk")
+        self.hands += s.hands
+        self.pegging += sum(s.pegging)
+        self.shown += s.shown
+        self.cribs += s.cribs
+        self.best_hand = max(self.best_hand, s.best_hand)
+        self.twenty_nines += s.twenty_nines
+        if s.won:
+            self.streak = self.streak + 1 if self.streak > 0 else 1
+        else:
+            self.streak = self.streak - 1 if self.streak < 0 else -1
+        self.best_streak = max(self.best_streak, self.streak)
+        self.results.append((record.finished, s.won))
+
+
+def group_of(record: GameRecord) -> str:
+    """``"bot-hard · 2 players"`` or ``"friends · 4 players"``."""
+    return f"{record.mode} · {record.config.players} players"
+
+
+def compute(records) -> dict[str, Stats]:
+    """Stats for ``"all"`` games and for each group, in the order the records come (oldest first)."""
+    groups: dict[str, Stats] = {"all": Stats()}
+    for record in sorted(records, key=lambda r: r.finished):
+        groups["all"].add(record)
+        groups.setdefault(group_of(record), Stats()).add(record)
+    return groups
+
+
+def histogram_svg(counts, title: str) -> str:
+    """Bars of how often each hand score 0..29 came up."""
+    tally = [0] * 30
+    for count in counts:
+        tally[min(count, 29)] += 1
+    peak = max(tally) or 1
+    bars = []
+    for score, n in enumerate(tally):
+        height = 60 * n / peak
+        bars.append(f'<rect x="{score * 8 + 2}" y="{70 - height:.1f}" width="6" height="{height:.1f}">'
+                    f'<title>{score} points: {n}</title></rect>')
+    labels = "".join(f'<text x="{s * 8 + 5}" y="80" text-anchor="middle">{s}</text>'
+                     for s in range(0, 30, 5))
+    return (f'<svg class="chart" viewBox="0 0 242 84" role="img" aria-label="{escape(title)}">'
+            f'{"".join(bars)}{labels}</svg>')
+
+
+def results_svg(results, title: str) -> str:
+    """Win rate over time: one dot per game (up for a win), and the running win rate."""
+    if not results:
+        return ""
+    width = max(len(results) * 6, 60)
+    dots, line, wins = [], [], 0
+    for index, (_, won) in enumerate(results):
+        wins += won
+        x = index * 6 + 3
+        dots.append(f'<circle cx="{x}" cy="{12 if won else 58}" r="2.2" class="{"win" if won else "loss"}"/>')
+        line.append(f"{x},{58 - 46 * wins / (index + 1):.1f}")
+    return (f'<svg class="chart" viewBox="0 0 {width} 70" role="img" aria-label="{escape(title)}">'
+            f'<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')
