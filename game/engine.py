@@ -178,6 +178,17 @@ def apply(state: State, action) -> tuple[State, tuple[Event, ...]]:
     return table.freeze(), tuple(table.events)
 
 
+def read_action(action) -> Action:
+    """An `Action` from an Action, its text (`"1 play 7C"`) or its JSON; else `ParseError`."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return Action.parse(action)
+    if isinstance(action, dict):
+        return Action.from_json(action)
+    raise ParseError(f"not an action: {type(action).__name__}")
+
+
 def replay(config: Config, seed: int, actions, stacked=(), first_dealer=None) -> State:
     """The state reached by applying ``actions`` to a new game: any game, reproduced."""
     state = new_game(config, seed, stacked, first_dealer)
@@ -229,17 +240,6 @@ def _shuffled(state: State, hand_no: int) -> list[Card]:
     deck = list(DECK)
     _rng(state.seed, "deal", hand_no).shuffle(deck)
     return deck
-
-
-def read_action(action) -> Action:
-    """An `Action` from an Action, its text (`"1 play 7C"`) or its JSON; else `ParseError`."""
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, str):
-        return Action.parse(action)
-    if isinstance(action, dict):
-        return Action.from_json(action)
-    raise ParseError(f"not an action: {type(action).__name__}")
 
 
 def _check_legal(state: State, action: Action) -> None:

@@ -20,23 +20,28 @@ def start(players=2, level="easy", target=61, seed=1):
     return ctl
 
 
+def step(ctl):
+    """One move: read the show, let a bot move, or act for the player with the first cards."""
+    view = ctl.view()
+    if ctl.show:
+        ctl.command("continue")
+    elif ctl.bot_waiting():
+        ctl.bot_step()
+    elif view.phase == DISCARDING:
+        for card in sorted(view.hand)[: view.config.to_crib]:
+            ctl.command("select", str(card))
+        ctl.command("confirm-discard")
+    elif view.phase == PLAYING and view.turn == 0:
+        ctl.command("play", str(view.legal[0].card))
+    assert not ctl.error, ctl.error
+
+
 def play_through(ctl, check=lambda ctl, html: None):
-    """Play the player's seat with the first legal card, reading the show, to the end."""
+    """Play the player's seat with the first legal cards, reading the show, to the end."""
     for _ in range(5000):
         if ctl.is_over() and not ctl.show:
             return
-        view = ctl.view()
-        if ctl.show:
-            ctl.command("continue")
-        elif ctl.bot_waiting():
-            ctl.bot_step()
-        elif view.phase == DISCARDING:
-            for card in sorted(view.hand)[: view.config.to_crib]:
-                ctl.command("select", str(card))
-            ctl.command("confirm-discard")
-        elif view.phase == PLAYING and view.turn == 0:
-            ctl.command("play", str(view.legal[0].card))
-        assert not ctl.error, ctl.error
+        step(ctl)
         check(ctl, render(ctl))
     raise AssertionError("the game did not end")
 
@@ -67,38 +72,21 @@ def test_unplayable_cards_are_disabled_and_refused():
         ctl = start(seed=seed)
         while not ctl.is_over():
             view = ctl.view()
-            if ctl.show:
-                ctl.command("continue")
-            elif ctl.bot_waiting():
-                ctl.bot_step()
-            elif view.phase == DISCARDING:
-                for card in sorted(view.hand)[:2]:
-                    ctl.command("select", str(card))
-                ctl.command("confirm-discard")
-            else:
-                blocked = [c for c in view.hand if c.value + view.count > 31]
-                if blocked:
-                    html = render(ctl)
-                    assert re.search(rf'data-card="{blocked[0]}"[^>]*disabled', html)
-                    ctl.command("play", str(blocked[0]))
-                    assert "past 31" in ctl.error and ctl.view() == view
-                    return
-                ctl.command("play", str(view.legal[0].card))
+            blocked = [c for c in view.hand if c.value + view.count > 31]
+            if view.phase == PLAYING and view.turn == 0 and blocked and not ctl.show:
+                html = render(ctl)
+                assert re.search(rf'data-card="{blocked[0]}"[^>]*disabled', html)
+                ctl.command("play", str(blocked[0]))
+                assert "past 31" in ctl.error and ctl.view() == view
+                return
+            step(ctl)
     pytest.fail("no position with an unplayable card in 40 games")
 
 
 def test_the_show_waits_for_the_player_and_lists_every_item():
     ctl = start()
     while not ctl.show:
-        view = ctl.view()
-        if ctl.bot_waiting():
-            ctl.bot_step()
-        elif view.phase == DISCARDING:
-            for card in sorted(view.hand)[:2]:
-                ctl.command("select", str(card))
-            ctl.command("confirm-discard")
-        else:
-            ctl.command("play", str(view.legal[0].card))
+        step(ctl)
     assert not ctl.bot_waiting()          # the bots wait while the show is read
     html = render(ctl)
     assert 'data-testid="show"' in html
