@@ -150,3 +150,24 @@ def test_statistics_add_up(records):
     assert abs(everything.streak) >= 1 and everything.best_streak >= 0
     assert histogram_svg(everything.shown, "hands").count("<rect") == 30
     assert results_svg(everything.results, "results").count("<circle") == 6
+
+
+def test_the_replay_viewer_shows_every_hand(records):
+    from web.profile_view import render_replay, render_stats
+    from web.replay import replay_hands
+
+    record = records[0]
+    hands = replay_hands(record)
+    assert len(hands) == record.summary.hands
+    assert hands[-1].scores == record.summary.scores
+    for hand in hands:
+        dealt = {card for cards in hand.dealt for card in cards}
+        assert len(dealt) == sum(len(cards) for cards in hand.dealt)   # every card face up, once
+    html = render_replay(record, 0)
+    assert f"hand 1 of {len(hands)}" in html and 'data-testid="replay-next"' in html
+    assert html.count('data-card="') >= sum(len(c) for c in hands[0].dealt)
+    profile = Profile.new("Ann")
+    for r in records:
+        profile = profile.add_record(r)
+    stats = render_stats(profile)
+    assert stats.count('data-action="replay"') == len(records) and "All games" in stats

@@ -1,0 +1,150 @@
+"""HTML for the profile screens: settings, statistics and the replay viewer. Pure functions.
+
+>>> from web.profile import Profile
+>>> html = render_settings(Profile.new("Ann <3"))
+>>> 'value="Ann &lt;3"' in html and 'name="theme"' in html
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .profile import PREFERENCES, Profile
+from .records import GameRecord
+from .render import card_face, cards_row
+from .replay import replay_hands
+from .stats import Stats, compute, histogram_svg, results_svg
+
+LABELS = {
+    "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
+    "players": ("Default players", {2: "2", 3: "3", 4: "4 (partners)"}),
+    "target": ("Default game", {121: "121", 61: "61 (short)"}),
+    "card_size": ("Card size", {"small": "Small", "medium": "Medium", "large": "Large"}),
+    "sort": ("Sort my hand by", {"rank": "Rank", "suit": "Suit"}),
+    "four_colour": ("Four-colour deck", {False: "Off", True: "On"}),
+    "speed": ("Pace of play", {"slow": "Slow", "normal": "Normal", "fast": "Fast",
+                               "instant": "Instant"}),
+    "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
+    "sound": ("Sound", {True: "On", False: "Off"}),
+    "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
+}
+
+
+def render_settings(profile: Profile, message: str = "") -> str:
+    """Nickname and every preference (applied as soon as it changes), export and import."""
+    groups = []
+    for name, (label, choices) in LABELS.items():
+        options = "".join(
+            f'<label class="choice"><input type="radio" name="{name}" value="{_value(value)}"'
+            f'{" checked" if profile.prefs[name] == value else ""} data-pref="{name}">'
+            f'<span>{escape(text)}</span></label>'
+            for value, text in ((v, choices[v]) for v in PREFERENCES[name]))
+        groups.append(f'<fieldset><legend>{escape(label)}</legend>{options}</fieldset>')
+    note = f'<p class="notice" role="status">{escape(message)}</p>' if message else ""
+    return f"""
+<form class="start settings" data-testid="settings" data-action="save-settings" autocomplete="off">
+  <h2>Settings</h2>{note}
+  <label class="field">Nickname
+    <input name="nickname" maxlength="24" value="{escape(profile.nickname)}" data-testid="nickname"></label>
+  {"".join(groups)}
+  <fieldset><legend>Your profile on another device</legend>
+    <button type="button" class="secondary" data-action="export-profile" data-testid="export-profile">Save to a file</button>
+    <label class="secondary file-button">Load from a file
+      <input type="file" accept=".json,application/json" data-action="import-profile" data-testid="import-profile"></label>
+  </fieldset>
+  <div class="actions"><button type="button" class="primary" data-action="menu">Done</button></div>
+</form>"""
+
+
+def _value(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parse_pref(name: str, text: str):
+    """The preference value a settings radio button stands for (its text form back)."""
+    for value in PREFERENCES.get(name, ()):
+        if _value(value) == text:
+            return value
+    return None
+
+
+def render_stats(profile: Profile) -> str:
+    """Totals per mode, two small charts, and the recent games with replay and share buttons."""
+    groups = compute(profile.records)
+    rows = "".join(_stats_row(name, stats) for name, stats in groups.items() if stats.games)
+    everything = groups["all"]
+    if not everything.games:
+        body = '<p class="empty">No finished games yet: your statistics start with your first game.</p>'
+    else:
+        body = f"""
+  <div class="table-scroll"><table class="stats-table">
+    <thead><tr><th>Games</th><th>Played</th><th>Won</th><th>Win rate</th><th>Skunks given / taken</th>
+      <th>Pegging / hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th></tr></thead>
+    <tbody>{rows}</tbody></table></div>
+  <div class="charts">
+    <figure>{histogram_svg(everything.shown, "How often each hand score came up")}
+      <figcaption>Your hands: points per hand</figcaption></figure>
+    <figure>{results_svg(everything.results, "Wins and losses over time, with the running win rate")}
+      <figcaption>Results over time (dots up: wins)</figcaption></figure>
+  </div>
+  <h3>Recent games</h3><ol class="games">{"".join(_game_row(r) for r in reversed(profile.records[-20:]))}</ol>"""
+    return f"""
+<section class="start stats" data-testid="stats"><h2>Statistics</h2>{body}
+  <div class="actions"><button type="button" class="primary" data-action="menu">Back</button></div>
+</section>"""
+
+
+def _stats_row(name: str, s: Stats) -> str:
+    label = "All games" if name == "all" else name
+    return (f'<tr data-group="{escape(name)}"><th>{escape(label)}</th><td>{s.games}</td><td>{s.wins}</td>'
+            f'<td>{s.win_rate:.0%}</td><td>{s.skunks_given} / {s.skunks_taken}</td>'
+            f'<td>{s.per_hand("pegging"):.1f}</td><td>{s.per_hand("hand"):.1f}</td>'
+            f'<td>{s.per_hand("crib"):.1f}</td><td>{s.best_hand}</td><td>{s.twenty_nines}</td>'
+            f'<td>{s.streak:+d} ({s.best_streak})</td></tr>')
+
+
+def _game_row(record: GameRecord) -> str:
+    s = record.summary
+    scores = " – ".join(map(str, s.scores))
+    when = escape(record.finished[:16].replace("T", " "))
+    return (f'<li data-record="{record.id}"><span class="when">{when}</span>'
+            f'<span class="what">{escape(record.mode)} · {record.config.players}p · {scores}</span>'
+            f'<span class="result {"win" if s.won else "loss"}">{escape(s.verdict)}</span>'
+            f'<button type="button" class="secondary small" data-action="replay" data-arg="{record.id}">Replay</button>'
+            f'<button type="button" class="secondary small" data-action="share-record" data-arg="{record.id}">Copy link</button></li>')
+
+
+def render_replay(record: GameRecord, index: int) -> str:
+    """One hand of a finished game, all cards face up, with buttons to the other hands."""
+    hands = replay_hands(record)
+    index = max(0, min(index, len(hands) - 1))
+    hand = hands[index]
+    names = record.names
+    seats = "".join(
+        f'<div class="replay-seat"><h4>{escape(names[seat])}{" (dealer)" if seat == hand.dealer else ""}</h4>'
+        f'<div class="cards">{cards_row(cards, "small")}</div>'
+        f'<div class="label">to the crib: {cards_row(hand.discards[seat], "tiny") if hand.discards else "—"}</div></div>'
+        for seat, cards in enumerate(hand.dealt))
+    shows = "".join(
+        f'<li>{escape(names[e.seat])}{"&#x27;s crib" if e.kind == "crib" else ""}: '
+        f'{cards_row(e.cards, "tiny")} <b>{e.breakdown.total}</b> — {escape(e.breakdown.spoken())}</li>'
+        for e in hand.shows)
+    lines = "".join(f"<li>{escape(line)}</li>" for line in hand.lines)
+    previous = f'data-action="replay-hand" data-arg="{index - 1}"' if index else "disabled"
+    following = (f'data-action="replay-hand" data-arg="{index + 1}"' if index + 1 < len(hands)
+                 else "disabled")
+    starter = card_face(hand.starter, "small") if hand.starter else "—"
+    return f"""
+<section class="start replay" data-testid="replay"><h2>Replay: hand {index + 1} of {len(hands)}</h2>
+  <div class="replay-seats">{seats}</div>
+  <p class="starter-line">Starter {starter}</p>
+  <h3>The play</h3><ol class="replay-lines">{lines}</ol>
+  <h3>The show</h3><ul class="replay-shows">{shows or "<li>The game ended before the show.</li>"}</ul>
+  <p>Scores after this hand: {" – ".join(map(str, hand.scores))}</p>
+  <div class="actions">
+    <button type="button" class="secondary" {previous} data-testid="replay-previous">Previous hand</button>
+    <button type="button" class="secondary" {following} data-testid="replay-next">Next hand</button>
+    <button type="button" class="primary" data-action="stats">Back to statistics</button>
+  </div>
+</section>"""
