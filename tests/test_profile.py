@@ -171,3 +171,33 @@ def test_the_replay_viewer_shows_every_hand(records):
         profile = profile.add_record(r)
     stats = render_stats(profile)
     assert stats.count('data-action="replay"') == len(records) and "All games" in stats
+
+
+def test_profile_screens_commands(records):
+    from web.profile_screens import ProfileScreens
+
+    screens = ProfileScreens(Profile.new("Ann"), clock=lambda: "2026-11-30T12:00:00Z")
+    assert screens.command("pref", ("four_colour", "true")) and screens.profile.prefs["four_colour"]
+    screens.command("pref", ("theme", "purple"))
+    assert "theme" in screens.message and screens.profile.prefs["theme"] == "system"
+    screens.command("nickname", "  Bea  ")
+    assert screens.profile.nickname == "Bea" and screens.changed
+    other = Profile.new("Far away", now="2026-01-01")
+    for record in records:
+        other = other.add_record(record)
+    assert screens.command("import-profile", other.to_json())
+    assert screens.message == "Profile loaded: 6 new games." and screens.profile.nickname == "Bea"
+    screens.command("import-profile", other.to_json())
+    assert screens.message == "Profile loaded: 0 new games." and len(screens.profile.records) == 6
+    kept = screens.profile
+    screens.command("import-profile", other.to_json()[:-20])
+    assert "damaged" in screens.message and screens.profile is kept
+    screens.command("share-record", records[2].id)
+    code = screens.clipboard.removeprefix("#record=")
+    fresh = ProfileScreens(Profile.new(), clock=lambda: "t")
+    fresh.command("open-record", code)
+    assert fresh.screen == "replay" and fresh.profile.records == (records[2],)
+    assert 'data-testid="replay"' in fresh.render()
+    fresh.command("replay-hand", "1")
+    assert "hand 2 of" in fresh.render()
+    assert not fresh.command("play", "5H")

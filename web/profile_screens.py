@@ -1,0 +1,125 @@
+"""The profile's screens and commands (settings, statistics, replays), without the browser.
+
+The browser glue offers every command to `ProfileScreens.command` first; the ones it does not
+know go on to the table's controller. It keeps the `Profile` and says when to save it.
+
+>>> screens = ProfileScreens(Profile.new("Ann"), clock=lambda: "2026-11-30T12:00:00Z")
+>>> screens.command("settings"), screens.screen
+(True, 'settings')
+>>> screens.command("pref", ("theme", "dark")), screens.profile.prefs["theme"]
+(True, 'dark')
+>>> screens.command("play", "5H")     # not a profile command: the table's controller takes it
+False
+"""
+
+from __future__ import annotations
+
+import json
+
+from game.errors import ParseError
+
+from .profile import Profile
+from .profile_view import parse_pref, render_replay, render_settings, render_stats
+from .records import record_from_link_code, record_game, record_to_link_code
+from .session import Session
+
+
+class ProfileScreens:
+    """Which profile screen is open (if any), and the profile behind it."""
+
+    COMMANDS = {"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand",
+                "import-profile", "share-record", "open-record"}
+
+    def __init__(self, profile: Profile, clock):
+        self.profile = profile
+        self.clock = clock                  # () -> the time now, ISO 8601
+        self.screen: str | None = None      # None: the table or the start screen is showing
+        self.replaying = None               # the GameRecord in the replay viewer
+        self.hand = 0
+        self.message = ""
+        self.changed = False                # the profile needs saving
+        self.clipboard = ""                 # a link for the glue to copy
+
+    def command(self, name: str, arg=None) -> bool:
+        """Handle a profile command; False when ``name`` is not one."""
+        if name not in self.COMMANDS or (name == "menu" and self.screen is None):
+            return False
+        self.message = ""
+        try:
+            getattr(self, "_do_" + name.replace("-", "_"))(arg)
+        except ParseError as refused:
+            self.message = str(refused)
+        return True
+
+    def render(self) -> str:
+        if self.screen == "settings":
+            return render_settings(self.profile, self.message)
+        if self.screen == "stats":
+            note = f'<p class="notice" role="status">{self.message}</p>' if self.message else ""
+            return note + render_stats(self.profile)
+        return render_replay(self.replaying, self.hand)
+
+    # -- commands --
+
+    def _do_settings(self, _=None) -> None:
+        self.screen = "settings"
+
+    def _do_stats(self, _=None) -> None:
+        self.screen = "stats"
+
+    def _do_menu(self, _=None) -> None:
+        self.screen = None
+
+    def _do_pref(self, name_and_text) -> None:
+        name, text = name_and_text
+        value = parse_pref(name, text) if isinstance(text, str) else text
+        if value is None:
+            raise ParseError(f"{name} cannot be {text!r}")
+        self._change(self.profile.with_prefs(self.clock(), **{name: value}))
+
+    def _do_nickname(self, text) -> None:
+        self._change(self.profile.with_prefs(self.clock(), nickname=str(text or "")))
+
+    def _do_replay(self, record_id) -> None:
+        record = next((r for r in self.profile.records if r.id == record_id), None)
+        if record is None:
+            raise ParseError("that game is no longer in your history")
+        self.replaying, self.hand, self.screen = record, 0, "replay"
+
+    def _do_replay_hand(self, index) -> None:
+        self.hand = int(index)
+
+    def _do_import_profile(self, text) -> None:
+        """Merge a profile file: its games (verified by replaying) and, if newer, its settings."""
+        incoming = Profile.from_json(text, verify_records=True)
+        before = len(self.profile.records)
+        self._change(self.profile.merge(incoming))
+        added = len(self.profile.records) - before
+        self.message = f"Profile loaded: {added} new game{'s' if added != 1 else ''}."
+
+    def _do_share_record(self, record_id) -> None:
+        record = next((r for r in self.profile.records if r.id == record_id), None)
+        if record is None:
+            raise ParseError("that game is no longer in your history")
+        self.clipboard = "#record=" + record_to_link_code(record)
+        self.message = "A link to this game is on your clipboard."
+
+    def _do_open_record(self, code) -> None:
+        """A game someone shared as a link: keep it and open it in the replay viewer."""
+        record = record_from_link_code(code)
+        self._change(self.profile.add_record(record))
+        self.replaying, self.hand, self.screen = record, 0, "replay"
+
+    # -- from the table --
+
+    def game_finished(self, session: Session, seat: int = 0) -> None:
+        """Keep the record of a game that just ended (once, whatever the caller repeats)."""
+        self._change(self.profile.add_record(record_game(session, seat, self.clock())))
+
+    def export(self) -> str:
+        """The whole profile as a file's text."""
+        return json.dumps(json.loads(self.profile.to_json()), indent=1)
+
+    def _change(self, profile: Profile) -> None:
+        if profile != self.profile:
+            self.profile, self.changed = profile, True
