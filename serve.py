@@ -1,28 +1,41 @@
 #!/usr/bin/env python3
-"""Serve the Cribbage site from this repository.
+"""Serve the Cribbage site from this repository, and the signalling relay for tables with friends.
 
     python serve.py [--host 127.0.0.1] [--port 8000] [--root DIR]    (--port 0: a free port)
+    python serve.py --relay-only [--host 0.0.0.0] [--port 8000]       (just the relay)
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
 and an ETag, so a reload revalidates instead of downloading Pyodide again.
 
 The file logic (`respond`) knows nothing about sockets, and the transport is a small
-asyncio HTTP/1.1 server (one request per connection), so the signalling relay can join
-the same event loop. `spawn` runs the server in a child process for tests and benchmarks.
+asyncio HTTP/1.1 server (one request per connection). A WebSocket upgrade of ``/relay``
+is handed to the relay (`relay.py`'s job lives here too, see `Relay`): the `websockets`
+library's Sans-I/O protocol runs on the same connection, so site and relay share one port.
+`spawn` runs the server in a child process for tests and benchmarks.
 """
 
 import argparse
 import asyncio
 import contextlib
+import json
+import re
+import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
+
+from websockets.frames import CloseCode, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 ROOT = Path(__file__).resolve().parent
 BANNER = "Cribbage is being served at "
@@ -117,32 +130,37 @@ def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) ->
     return Reply(HTTPStatus.OK, {"Content-Type": content_type, **cache}, body)
 
 
-async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str]] | None:
-    """Read a request line and headers; None if the client sent nothing.
+async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
+    """Read a request line and headers: (method, target, headers, the raw bytes read);
+    None if the client sent nothing.
 
     Raises ValueError when they are malformed or too long.
     """
     line = await reader.readline()
     if not line:
         return None
+    raw = [line]
     method, target, version = line.decode("latin-1").split()
     if not version.startswith("HTTP/1."):
         raise ValueError(version)
     headers = {}
     for _ in range(MAX_HEADERS):
-        line = (await reader.readline()).decode("latin-1").strip()
+        line = await reader.readline()
+        raw.append(line)
+        line = line.decode("latin-1").strip()
         if not line:
-            return method, target, headers
+            return method, target, headers, b"".join(raw)
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     raise ValueError("too many headers")
 
 
-async def answer(root: Path, reader: asyncio.StreamReader) -> tuple[str, str, Reply] | None:
-    """Read one request and work out its reply: (method, target, reply).
+async def answer(root: Path | None, reader: asyncio.StreamReader) -> tuple[str, str, Reply | bytes] | None:
+    """Read one request and work out its reply: (method, target, reply), where the reply
+    is the raw request head (bytes) when it asks for the relay's WebSocket.
 
     None when there is nothing to answer: a socket the browser opened ahead of time and
-    left idle or closed, or a client that went away.
+    left idle or closed, or a client that went away. ``root`` None serves no files.
     """
     try:
         async with asyncio.timeout(HEAD_TIMEOUT):
@@ -153,17 +171,39 @@ async def answer(root: Path, reader: asyncio.StreamReader) -> tuple[str, str, Re
         return "-", "-", Reply(HTTPStatus.BAD_REQUEST)
     if head is None:
         return None
-    method, target, headers = head
+    method, target, headers, raw = head
+    if "websocket" in headers.get("upgrade", "").lower():
+        if method == "GET" and urlsplit(target).path == RELAY_PATH:
+            return method, target, raw
+        return method, target, NOT_FOUND
+    if root is None:
+        return method, target, relay_only_reply(method, target)
     return method, target, await asyncio.to_thread(respond, root, method, target, headers)
 
 
-async def handle(root: Path, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """Serve one request on a connection, log it in one line, then close the connection."""
+def relay_only_reply(method: str, target: str) -> Reply:
+    """What a relay-only server says to plain HTTP: a line at /, 404 elsewhere."""
+    if method not in ("GET", "HEAD"):
+        return Reply(HTTPStatus.METHOD_NOT_ALLOWED, {"Allow": "GET, HEAD"})
+    if urlsplit(target).path != "/":
+        return NOT_FOUND
+    return Reply(HTTPStatus.OK, {"Content-Type": "text/plain; charset=utf-8"},
+                 b"Cribbage signalling relay: connect a WebSocket to /relay\n")
+
+
+async def handle(root: Path | None, relay: "Relay", reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+    """Serve one request on a connection, log it in one line, then close the connection;
+    or hand a relay upgrade to the relay for the connection's lifetime."""
     answered = await answer(root, reader)
     if answered is None:
         writer.close()
         return
     method, target, reply = answered
+    peer = (writer.get_extra_info("peername") or ("-",))[0]
+    if isinstance(reply, bytes):
+        await relay_connection(relay, reply, reader, writer, peer)
+        return
     length = len(reply.body)
     lines = [f"HTTP/1.1 {reply.status.value} {reply.status.phrase}"]
     lines += [f"{name}: {value}" for name, value in reply.headers.items()]
@@ -171,7 +211,6 @@ async def handle(root: Path, reader: asyncio.StreamReader, writer: asyncio.Strea
     writer.write("\r\n".join(lines).encode("latin-1"))
     if method != "HEAD":
         writer.write(reply.body)
-    peer = (writer.get_extra_info("peername") or ("-",))[0]
     with contextlib.suppress(ConnectionError):
         await writer.drain()
         writer.close()
@@ -179,9 +218,11 @@ async def handle(root: Path, reader: asyncio.StreamReader, writer: asyncio.Strea
     print(f'{peer} "{method} {target}" {reply.status.value} {length}', file=sys.stderr, flush=True)
 
 
-async def serve(host: str, port: int, root: Path = ROOT) -> None:
-    """Serve until SIGINT or SIGTERM, after printing the banner line with the real port."""
-    server = await asyncio.start_server(lambda r, w: handle(root, r, w), host, port, limit=16384)
+async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None) -> None:
+    """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
+    ``root`` None runs only the relay."""
+    relay = Relay(limits or Limits())
+    server = await asyncio.start_server(lambda r, w: handle(root, relay, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -193,11 +234,281 @@ async def serve(host: str, port: int, root: Path = ROOT) -> None:
         await stop.wait()
 
 
+# ---- the signalling relay ------------------------------------------------------------------
+#
+# Members of a room exchange opaque text payloads (WebRTC offers, answers and candidates, as
+# the browser builds them). The relay never reads them, never stores them, and forgets a
+# room when its last member leaves. Every message, both ways, is one JSON object:
+#
+#   client -> relay   {"type": "join", "room": ROOM}           first and once
+#                     {"type": "send", "to": ID | null, "data": TEXT}   null: every other member
+#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...]}
+#                     {"type": "peer-joined", "id": ID}   {"type": "peer-left", "id": ID}
+#                     {"type": "from", "from": ID, "data": TEXT}
+#                     {"type": "error", "code": CODE, "reason": TEXT}
+#
+# A refused message changes nothing and gets an error reply; the connection stays open
+# except for `bad-frame` (binary data) and `slow` (a client that does not read).
+
+RELAY_PATH = "/relay"
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+LIMIT_HELP = {
+    "max_payload": "largest relay message, in characters",
+    "max_members": "members per room",
+    "max_rate": "messages per second per connection (bursts of twice that)",
+    "max_rooms_per_address": "rooms one IP address may be in at once",
+}
+PING_EVERY = 25.0            # seconds of silence before the relay pings a client
+SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnected
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The relay's limits: each refused message gets an error with the reason."""
+
+    max_payload: int = 16_384
+    max_members: int = 8
+    max_rate: float = 20.0
+    max_rooms_per_address: int = 20
+
+
+@dataclass(eq=False)
+class Member:
+    """One relay connection: its address, its room once joined, its message budget."""
+
+    address: str
+    send: Callable[[str], None]
+    id: str = ""
+    room: str | None = None
+    tokens: float = 0.0
+    refilled: float = 0.0
+    throttled: float = float("-inf")   # when it was last told it is over the rate
+
+
+class Relay:
+    """Rooms of members forwarding opaque payloads; no sockets here, so it is tested directly.
+
+    >>> relay, got = Relay(Limits()), []
+    >>> a, b = relay.connect("1.2.3.4", got.append), relay.connect("1.2.3.4", got.append)
+    >>> relay.receive(a, '{"type": "join", "room": "room-0001"}')
+    >>> relay.receive(b, '{"type": "join", "room": "room-0001"}')
+    >>> relay.receive(b, '{"type": "send", "to": null, "data": "hi"}')
+    >>> json.loads(got[-1])["data"], len(relay.rooms["room-0001"])
+    ('hi', 2)
+    >>> relay.disconnect(a); relay.disconnect(b); relay.rooms
+    {}
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        self.clock = clock
+        self.rooms: dict[str, dict[str, Member]] = {}
+        self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
+        self.stats = Counter()
+
+    def connect(self, address: str, send: Callable[[str], None]) -> Member:
+        now = self.clock()
+        return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now)
+
+    def receive(self, member: Member, text: str) -> None:
+        """Handle one message from ``member``; refusals are error replies."""
+        if len(text) > self.limits.max_payload:
+            return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
+        if not self.spend(member):
+            self.stats["dropped-rate"] += 1
+            if self.clock() - member.throttled >= 1.0:   # say so at most once a second
+                member.throttled = self.clock()
+                self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
+            return None
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            return self.refuse(member, "bad-message", "not JSON")
+        if not isinstance(message, dict):
+            return self.refuse(member, "bad-message", "a message is a JSON object")
+        kind = message.get("type")
+        if kind == "join" and set(message) == {"type", "room"}:
+            return self.join(member, message["room"])
+        if kind == "send" and set(message) == {"type", "to", "data"}:
+            return self.forward(member, message["to"], message["data"])
+        return self.refuse(member, "bad-message", "expected join {room} or send {to, data}")
+
+    def spend(self, member: Member) -> bool:
+        """Token bucket: max_rate a second, bursts of twice that."""
+        now = self.clock()
+        rate = self.limits.max_rate
+        member.tokens = min(2 * rate, member.tokens + (now - member.refilled) * rate)
+        member.refilled = now
+        if member.tokens < 1:
+            return False
+        member.tokens -= 1
+        return True
+
+    def join(self, member: Member, room) -> None:
+        if member.room is not None:
+            return self.refuse(member, "bad-message", "already in a room")
+        if not isinstance(room, str) or not ROOM_ID.fullmatch(room):
+            return self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
+        members = self.rooms.get(room, {})
+        if len(members) >= self.limits.max_members:
+            return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")
+        mine = self.by_address.get(member.address, Counter())
+        if room not in mine and len(mine) >= self.limits.max_rooms_per_address:
+            return self.refuse(member, "too-many-rooms",
+                               f"one address may be in at most {self.limits.max_rooms_per_address} rooms")
+        member.id = secrets.token_hex(6)
+        while member.id in members:
+            member.id = secrets.token_hex(6)
+        member.room = room
+        self.rooms[room] = members
+        self.by_address[member.address] = mine
+        mine[room] += 1
+        peers = list(members)
+        members[member.id] = member
+        self.stats["joins"] += 1
+        self.reply(member, {"type": "joined", "id": member.id, "peers": peers})
+        self.tell_others(member, {"type": "peer-joined", "id": member.id})
+
+    def forward(self, member: Member, to, data) -> None:
+        if member.room is None:
+            return self.refuse(member, "bad-message", "join a room first")
+        if not isinstance(data, str) or not (to is None or isinstance(to, str)):
+            return self.refuse(member, "bad-message", "send {to: id or null, data: text}")
+        text = json.dumps({"type": "from", "from": member.id, "data": data})
+        members = self.rooms[member.room]
+        if to is None:
+            for other in list(members.values()):
+                if other is not member:
+                    other.send(text)
+        elif to in members and to != member.id:
+            members[to].send(text)
+        else:
+            return self.refuse(member, "no-peer", "no such member in this room")
+        self.stats["forwarded"] += 1
+
+    def disconnect(self, member: Member) -> None:
+        room = member.room
+        if room is None:
+            return
+        member.room = None
+        members = self.rooms.get(room, {})
+        members.pop(member.id, None)
+        if not members:
+            self.rooms.pop(room, None)   # an empty room is forgotten at once
+        mine = self.by_address.get(member.address)
+        if mine is not None:
+            mine[room] -= 1
+            if mine[room] <= 0:
+                del mine[room]
+            if not mine:
+                del self.by_address[member.address]
+        for other in list(members.values()):
+            self.reply(other, {"type": "peer-left", "id": member.id})
+
+    def tell_others(self, member: Member, message: dict) -> None:
+        for other in list(self.rooms[member.room].values()):
+            if other is not member:
+                self.reply(other, message)
+
+    def reply(self, member: Member, message: dict) -> None:
+        member.send(json.dumps(message))
+
+    def refuse(self, member: Member, code: str, reason: str) -> None:
+        self.stats["refused-" + code] += 1
+        print(f"relay: {member.address} refused ({code}): {reason}", file=sys.stderr, flush=True)
+        self.reply(member, {"type": "error", "code": code, "reason": reason})
+
+
+async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamReader,
+                           writer: asyncio.StreamWriter, address: str) -> None:
+    """Run one relay WebSocket on an HTTP connection whose request ``head`` was read already.
+
+    The `websockets` Sans-I/O protocol does the handshake and the framing; this loop moves
+    bytes between it and the socket, and messages between it and the `Relay`.
+    """
+    protocol = ServerProtocol(max_size=4 * relay.limits.max_payload)
+    transport = writer.transport
+
+    def flush() -> None:
+        for data in protocol.data_to_send():
+            if data:
+                writer.write(data)
+            elif writer.can_write_eof():
+                writer.write_eof()
+
+    def send(text: str) -> None:
+        if protocol.state is not State.OPEN:
+            return
+        if transport.get_write_buffer_size() > SLOW_CLIENT_BYTES:
+            protocol.fail(CloseCode.POLICY_VIOLATION, "slow: not reading")
+        else:
+            protocol.send_text(text.encode())
+        flush()
+
+    protocol.receive_data(head)
+    events = protocol.events_received()
+    request = events[0] if events and isinstance(events[0], Request) else None
+    response = protocol.accept(request) if request else protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
+    protocol.send_response(response)
+    flush()
+    print(f'{address} "GET {RELAY_PATH}" {response.status_code} -', file=sys.stderr, flush=True)
+    if response.status_code != 101:
+        writer.close()
+        return
+    member = relay.connect(address, send)
+    parts: list[bytes] = []
+    pinged = False
+    try:
+        while protocol.state is State.OPEN or protocol.state is State.CLOSING:
+            try:
+                async with asyncio.timeout(PING_EVERY):
+                    data = await reader.read(65536)
+            except TimeoutError:
+                if pinged:       # silent through a whole ping: gone
+                    break
+                protocol.send_ping(b"relay")
+                flush()
+                pinged = True
+                continue
+            pinged = False
+            if not data:
+                protocol.receive_eof()
+                flush()
+                break
+            protocol.receive_data(data)
+            for event in protocol.events_received():
+                if event.opcode is Opcode.TEXT or (event.opcode is Opcode.CONT and parts):
+                    parts.append(event.data)
+                    if sum(map(len, parts)) > 4 * relay.limits.max_payload:
+                        protocol.fail(CloseCode.MESSAGE_TOO_BIG, "message too big")
+                        break
+                    if event.fin:
+                        text, parts = b"".join(parts), []
+                        try:
+                            relay.receive(member, text.decode())
+                        except UnicodeDecodeError:
+                            protocol.fail(CloseCode.INVALID_DATA, "not UTF-8")
+                elif event.opcode in (Opcode.BINARY, Opcode.CONT):
+                    protocol.fail(CloseCode.UNSUPPORTED_DATA, "bad-frame: text messages only")
+            flush()
+            if protocol.close_expected():
+                break
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        relay.disconnect(member)
+        with contextlib.suppress(ConnectionError, OSError):
+            flush()
+            writer.close()
+            await writer.wait_closed()
+
+
 @contextlib.contextmanager
-def spawn(root: Path = ROOT, stderr=subprocess.DEVNULL) -> Iterator[str]:
-    """Run this server in a child process on a free loopback port; yield its base URL."""
+def spawn(root: Path = ROOT, stderr=subprocess.DEVNULL, port: int = 0, args: tuple[str, ...] = ()) -> Iterator[str]:
+    """Run this server in a child process on a loopback port (0: a free one); yield its base URL.
+    ``args`` are extra command-line arguments (relay limits, ``--relay-only``)."""
     child = subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--port", "0", "--root", str(root)],
+        [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--root", str(root), *args],
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
@@ -219,8 +530,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
     parser.add_argument("--root", type=Path, default=ROOT, help="site directory (default: this repository)")
+    parser.add_argument("--relay-only", action="store_true", help="serve only the signalling relay, no files")
+    defaults = Limits()
+    for name, help_text in LIMIT_HELP.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
+                            default=getattr(defaults, name), help=f"{help_text} (default %(default)s)")
     args = parser.parse_args(argv)
-    asyncio.run(serve(args.host, args.port, args.root))
+    limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
+    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits))
 
 
 if __name__ == "__main__":

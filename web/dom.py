@@ -1,8 +1,12 @@
 """Browser glue for the table: mount the app, route input to the controller, pace the bots,
-save the game. One of the few modules allowed to touch the browser FFI (``js``, ``pyodide``).
+save the game, and for tables with friends wire the controller to the network
+(`web.transport`). One of the few modules allowed to touch the browser FFI.
 
-All behaviour lives in `web.controller` and all markup in `web.render`; this module only
-moves events in and HTML out.
+All behaviour lives in `web.controller` / `web.host_controller` / `web.guest` and all markup
+in `web.render`; this module only moves events and messages in and HTML and messages out.
+
+A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
+table for ROOM (so a host's reload resumes it), and a guest otherwise.
 """
 
 from __future__ import annotations
@@ -18,11 +22,18 @@ from pyodide.ffi import create_proxy
 from game.errors import ParseError
 
 from .controller import Controller
+from .guest import GuestController
+from .host import HostTable
+from .host_controller import HostController
+from .protocol import REJECT_REASONS
 from .render import render
-from .session import Session
+from .session import Session, clean_name
+from .transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"
+HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
+GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload
 BOT_DELAY = {"normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
 
@@ -40,6 +51,7 @@ class App:
         self.speed = self._speed_from_url()
         self.ctl = Controller(seed_source=new_seed, prefs=self._load_json(PREFS_KEY) or {})
         self.notice = ""
+        self.net = None
         self._proxies = []
         self._bots_running = False
 
@@ -49,7 +61,11 @@ class App:
         self._listen(self.root, "click", self.on_click)
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)
-        self._resume_saved()
+        room = js.URLSearchParams.new(js.window.location.search).get("table")
+        if room:
+            self._open_table(str(room))
+        else:
+            self._resume_saved()
         self.paint()
         self.kick_bots()
 
@@ -71,13 +87,28 @@ class App:
         if not target or target.tagName == "FORM" or target.disabled:   # JS null is falsy
             return
         # A missing attribute is JS null (falsy); a missing dataset key would raise instead.
-        self.ctl.command(target.getAttribute("data-action"), target.getAttribute("data-arg") or None)
+        action, arg = target.getAttribute("data-action"), target.getAttribute("data-arg") or None
+        self.notice = ""
+        if action == "copy-link":
+            asyncio.ensure_future(self.copy_link())
+            return
+        if action == "leave":
+            self.leave_table()
+            return
+        self.ctl.command(action, arg)
         self.after_input()
 
     def on_submit(self, event) -> None:
         event.preventDefault()
-        form = js.Object.fromEntries(js.FormData.new(event.target)).to_py()
-        self.ctl.command("start", dict(form))
+        form = event.target
+        data = dict(js.Object.fromEntries(js.FormData.new(form, event.submitter)).to_py())
+        action = form.getAttribute("data-action") or "start"
+        if action == "start" and data.get("mode") == "friends":
+            self.create_table(data)
+            return
+        self.ctl.command(action, data)
+        if action == "chat":
+            form.reset()
         self.after_input()
 
     def on_key(self, event) -> None:
@@ -90,8 +121,9 @@ class App:
             self.after_input()
 
     def after_input(self) -> None:
-        self.save()
+        self.flush()      # the network first: the other players see the move sooner
         self.paint()
+        self.save()
         self.kick_bots()
 
     # -- output --
@@ -99,17 +131,32 @@ class App:
     def paint(self) -> None:
         """Replace the app's HTML, keeping keyboard focus on the same control where it survives."""
         active = self.document.activeElement
-        key = None
+        key = testid = None
         if active and active.getAttribute("data-action"):
             key = (active.getAttribute("data-action"), active.getAttribute("data-arg") or None)
+        elif active and active.tagName == "INPUT" and active.getAttribute("data-testid"):
+            testid = active.getAttribute("data-testid")
+        typed = {}   # what is being typed survives a repaint caused by a message
+        for field in self.root.querySelectorAll("input[data-testid]"):
+            if field.type == "text" or not field.type or field.type == "":
+                typed[field.getAttribute("data-testid")] = field.value
         self.root.innerHTML = render(self.ctl) + self._notice_html()
+        for name, value in typed.items():
+            field = self.root.querySelector(f'input[data-testid="{name}"]')
+            if field and value and not field.readOnly:
+                field.value = value
         focus = None
         if key:
             selector = f'[data-action="{key[0]}"]' + (f'[data-arg="{key[1]}"]' if key[1] else "")
             focus = self.root.querySelector(selector)
+        elif testid:
+            focus = self.root.querySelector(f'input[data-testid="{testid}"]')
         focus = focus or self.root.querySelector("[autofocus]")
         if focus and not focus.disabled:
             focus.focus()
+        lines = self.root.querySelector(".chat-lines")
+        if lines:
+            lines.scrollTop = lines.scrollHeight
 
     def _notice_html(self) -> str:
         if not self.notice:
@@ -139,8 +186,9 @@ class App:
                     self.ctl.command("continue")
                 else:
                     return
-                self.save()
+                self.flush()
                 self.paint()
+                self.save()
         finally:
             self._bots_running = False
 
@@ -148,8 +196,15 @@ class App:
 
     def save(self) -> None:
         storage = js.window.localStorage
+        if isinstance(self.ctl, GuestController):
+            if self.ctl.token:
+                storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
+                                                       "name": self.ctl.prefs["name"]}))
+            return
         storage.setItem(PREFS_KEY, json.dumps(self.ctl.prefs))
-        if self.ctl.session is not None:
+        if isinstance(self.ctl, HostController):
+            storage.setItem(HOST_KEY, self.ctl.table.to_json())
+        elif self.ctl.session is not None:
             storage.setItem(SAVE_KEY, self.ctl.session.to_json())
 
     def _resume_saved(self) -> None:
@@ -165,6 +220,140 @@ class App:
         self.ctl.resume(session)
         if session.state.phase == "over":
             self.ctl.screen = "start"
+
+    # -- tables with friends --
+
+    def create_table(self, form: dict) -> None:
+        """The start form's "Invite friends": host a new table and show its invite link."""
+        try:
+            players, target = int(form.get("players", 2)), int(form.get("target", 121))
+            self.ctl.prefs.update(players=players, target=target)
+            name = clean_name(form.get("name"), "Host")
+            self.ctl.prefs["name"] = name
+            table = HostTable(secrets.token_urlsafe(16), players, target, name, seed_source=new_seed)
+        except ValueError as refused:
+            self.ctl.error = str(refused)
+            self.paint()
+            return
+        self._set_url(table.room)
+        self.become_host(table)
+        self.after_input()
+
+    def _set_url(self, room: str | None) -> None:
+        params = js.URLSearchParams.new(js.window.location.search)
+        if room:
+            params.set("table", room)
+        else:
+            params.delete("table")
+        query = params.toString()
+        js.window.history.replaceState(None, "", js.window.location.pathname + (f"?{query}" if query else ""))
+
+    def invite_link(self, room: str) -> str:
+        location = js.window.location
+        return f"{location.origin}{location.pathname}?table={room}"
+
+    def become_host(self, table: HostTable) -> None:
+        ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
+        ctl.invite = self.invite_link(table.room)
+        ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        self.ctl = ctl
+
+        def opened(conn):
+            table.connect(conn)
+            self.flush()
+
+        def message(conn, text):
+            table.receive(conn, text)
+            self.after_input()
+
+        def closed(conn):
+            table.disconnect(conn)
+            self.after_input()
+
+        self.net = HostNet(table.room, opened, message, closed, self.link_status)
+        self.net.start()
+
+    def _open_table(self, room: str) -> None:
+        text = js.window.localStorage.getItem(HOST_KEY)
+        if text:
+            try:
+                table = HostTable.from_json(text, seed_source=new_seed)
+            except ParseError as damaged:
+                js.window.localStorage.removeItem(HOST_KEY)
+                self.notice = f"Your hosted table could not be restored: {damaged}"
+                table = None
+            if table is not None and table.room == room:
+                self.become_host(table)
+                return
+        saved = self._load_json(GUEST_KEY) or {}
+        token = saved.get("token") if saved.get("room") == room else None
+        name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
+        ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None)
+        ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        ctl.link = "Connecting to the table…"
+        if ctl.token:
+            ctl.screen = "lobby"
+        self.ctl = ctl
+        self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status)
+        self.net.start()
+
+    def guest_open(self) -> None:
+        if not any('"type":"hello"' in text for text in self.ctl.outbox):
+            self.ctl.rejoin()
+        self.ctl.link = ""
+        self.after_input()
+
+    def guest_message(self, text: str) -> None:
+        self.ctl.receive(text)
+        self.after_input()
+
+    def guest_closed(self) -> None:
+        self.ctl.link = "Lost the connection to the host. Reconnecting…"
+        self.paint()
+
+    def link_status(self, text: str) -> None:
+        if text == "version":
+            self.ctl.screen, self.ctl.rejected = "rejected", REJECT_REASONS["version"]
+        else:
+            self.ctl.link = text
+        self.paint()
+
+    def flush(self) -> None:
+        """Send what the controller has queued for the network."""
+        if self.net is None:
+            return
+        if isinstance(self.ctl, HostController):
+            for conn, text in self.ctl.table.take_outbox():
+                self.net.send(conn, text)
+        elif isinstance(self.ctl, GuestController):
+            unsent = [text for text in self.ctl.take_outbox() if not self.net.send(text)]
+            self.ctl.outbox[:0] = unsent
+
+    async def copy_link(self) -> None:
+        link = getattr(self.ctl, "invite", "")
+        try:
+            await js.navigator.clipboard.writeText(link)
+            self.notice = "Invite link copied: paste it to your friends."
+        except Exception:   # no clipboard permission: leave the link selected for the player
+            field = self.root.querySelector('[data-testid="invite-link"]')
+            if field:
+                field.select()
+            self.notice = "Select the link and copy it (Ctrl+C or long-press)."
+        self.paint()
+
+    def leave_table(self) -> None:
+        if self.net is not None:
+            self.net.close()
+            self.net = None
+        storage = js.window.localStorage
+        if isinstance(self.ctl, HostController):
+            storage.removeItem(HOST_KEY)
+        else:
+            storage.removeItem(GUEST_KEY)
+        prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None
+        self.ctl = Controller(seed_source=new_seed, prefs=prefs or self._load_json(PREFS_KEY) or {})
+        self._set_url(None)
+        self.paint()
 
     def _load_json(self, key: str):
         try:

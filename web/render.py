@@ -23,14 +23,17 @@ from game.cards import RANKS
 from game.engine import DISCARDING, OVER, PLAYING
 
 from .board import SIDE_COLOURS, board_svg
-from .controller import ME, Controller
+from .controller import Controller
+from .lobby import chat_panel, render_join, render_lobby, render_rejected
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def render(ctl: Controller) -> str:
     """The whole app for the current screen."""
-    return render_start(ctl) if ctl.screen == "start" else render_table(ctl)
+    screens = {"start": render_start, "table": render_table, "lobby": render_lobby,
+               "join": render_join, "rejected": render_rejected}
+    return screens[ctl.screen](ctl)
 
 
 # ---- cards ----------------------------------------------------------------------------------
@@ -77,6 +80,9 @@ def render_start(ctl: Controller) -> str:
   <fieldset><legend>Players</legend>{players}</fieldset>
   <fieldset><legend>Game to</legend>{targets}</fieldset>
   <div class="actions"><button type="submit" data-testid="start-game">Deal</button>{resume}</div>
+  <div class="friends"><button type="submit" name="mode" value="friends" class="secondary"
+    data-testid="create-table">Invite friends instead</button>
+    <span class="hint">You host: the table runs in your browser, friends join with a link.</span></div>
   <p class="hint">Everything runs in your browser. No account needed.</p>
 </form>"""
 
@@ -85,12 +91,16 @@ def render_start(ctl: Controller) -> str:
 
 def render_table(ctl: Controller) -> str:
     view = ctl.view()
-    parts = [f'<div class="tabletop" data-phase="{view.phase}" data-turn="{view.turn}">',
+    multiplayer = getattr(ctl, "multiplayer", False)
+    parts = [f'<div class="tabletop{" friends" if multiplayer else ""}" data-phase="{view.phase}" '
+             f'data-turn="{view.turn}" data-seat="{view.seat}" data-state="{view.state_id}">',
              scoreboard(ctl, view), opponents(ctl, view), middle(ctl, view), my_hand(ctl, view)]
     if ctl.show:
         parts.append(show_panel(ctl, view))
     elif view.phase == OVER:
         parts.append(verdict_panel(ctl, view))
+    if multiplayer:
+        parts.append(chat_panel(ctl))
     parts.append(log_panel(ctl.log()))
     parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
                  f'{escape(ctl.announcement)}</div></div>')
@@ -119,10 +129,15 @@ def scoreboard(ctl: Controller, view) -> str:
 
 def seat_badges(ctl: Controller, view, seat: int) -> str:
     badges = []
+    me = view.seat
     if seat == view.dealer:
         badges.append('<span class="badge dealer">dealer</span>')
-    if view.config.players == 4 and seat != ME and seat % 2 == ME % 2:
+    if view.config.players == 4 and seat != me and seat % 2 == me % 2:
         badges.append('<span class="badge partner">partner</span>')
+    presence = getattr(ctl, "presence", None)
+    if presence is not None and seat != me:
+        if not presence()[seat]:
+            badges.append(f'<span class="badge away" data-testid="away-{seat}">away</span>')
     if view.phase == DISCARDING and view.has_discarded[seat]:
         badges.append('<span class="badge done">ready</span>')
     if seat in view.said_go:
@@ -134,7 +149,7 @@ def opponents(ctl: Controller, view) -> str:
     seats = []
     players = view.config.players
     for offset in range(1, players):
-        seat = (ME + offset) % players
+        seat = (view.seat + offset) % players
         played = [step.card for step in view.play if step.kind == "play" and step.seat == seat]
         turn = " turn" if view.turn == seat else ""
         level = ctl.levels()[seat]
@@ -150,7 +165,7 @@ def opponents(ctl: Controller, view) -> str:
 
 def middle(ctl: Controller, view) -> str:
     owner = ctl.names()[view.dealer]
-    whose = "Your crib" if view.dealer == ME else f"{escape(owner)}'s crib"
+    whose = "Your crib" if view.dealer == view.seat else f"{escape(owner)}'s crib"
     starter = card_face(view.starter) if view.starter else card_back()
     crib = "".join(card_back("small stacked") for _ in range(view.crib_size)) or \
         '<span class="empty">empty</span>'
@@ -174,28 +189,36 @@ def status_line(ctl: Controller, view) -> str:
 
 
 def status_text(ctl: Controller, view) -> str:
-    names = ctl.names()
+    names, me = ctl.names(), view.seat
     if view.phase == OVER:
         return "Game over"
     if ctl.show:
         return "The show: counting the hands"
+    if getattr(ctl, "pending", False):
+        return "Sending your move to the host…"
+    levels = ctl.levels()
+    if getattr(ctl, "multiplayer", False) and levels[me] is not None:
+        return f"A bot ({levels[me]}) is playing for you until the host gives your seat back"
     if view.phase == DISCARDING:
-        if view.has_discarded[ME]:
+        if view.has_discarded[me]:
             return "Waiting for the others to discard"
         n = view.config.to_crib
-        owner = "your" if view.dealer == ME else f"{names[view.dealer]}'s"
-        if view.my_crib and view.dealer != ME:
+        owner = "your" if view.dealer == me else f"{names[view.dealer]}'s"
+        if view.my_crib and view.dealer != me:
             owner = "your partner's"
         return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
-    if view.turn == ME:
+    if view.turn == me:
         return f"Your turn: the count is {view.count}"
     return f"{names[view.turn]} to play"
 
 
 def my_hand(ctl: Controller, view) -> str:
     buttons = []
-    playing = view.phase == PLAYING and view.turn == ME and not ctl.show
-    discarding = view.phase == DISCARDING and not view.has_discarded[ME] and not ctl.show
+    me = view.seat
+    free = not ctl.show and not getattr(ctl, "pending", False) and \
+        not (getattr(ctl, "multiplayer", False) and ctl.levels()[me] is not None)
+    playing = view.phase == PLAYING and view.turn == me and free
+    discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
     for index, card in enumerate(sorted(view.hand), start=1):
         if discarding:
             chosen = card in ctl.selected
@@ -216,12 +239,14 @@ def my_hand(ctl: Controller, view) -> str:
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
-    played = [step.card for step in view.play if step.kind == "play" and step.seat == ME]
+    played = [step.card for step in view.play if step.kind == "play" and step.seat == me]
     mine = f'<div class="played">{cards_row(played, "small")}</div>' if played else ""
-    go = seat_badges(ctl, view, ME)
-    turn = " turn" if view.turn == ME else ""
-    return (f'<section class="me{turn}">{status_line(ctl, view)}<div class="who"><span class="name">'
-            f'{escape(ctl.names()[ME])}</span>{go}</div>{mine}'
+    go = seat_badges(ctl, view, me)
+    turn = " turn" if view.turn == me else ""
+    side = view.config.side_of(me)
+    return (f'<section class="me{turn}" style="--side:{SIDE_COLOURS[side]}">{status_line(ctl, view)}'
+            f'<div class="who"><span class="name">'
+            f'{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'<div class="hand" data-testid="hand">{"".join(buttons)}</div>'
             f'<div class="actions">{action}</div></section>')
 
@@ -232,7 +257,7 @@ def show_panel(ctl: Controller, view) -> str:
     starter = ctl.show_starter
     blocks = []
     for event in ctl.show:
-        whose = "Your" if event.seat == ME else f"{escape(names[event.seat])}'s"
+        whose = "Your" if event.seat == view.seat else f"{escape(names[event.seat])}'s"
         title = f"{whose} {'crib' if event.kind == 'crib' else 'hand'}"
         items = "".join(
             f'<li class="item"><span class="what">{escape(item.label())}</span>'
@@ -255,16 +280,21 @@ def verdict_panel(ctl: Controller, view) -> str:
     names = ctl.side_names()
     winner = view.winner
     headline = "You win!" if winner == view.side else f"{escape(names[winner])} wins"
+    if getattr(ctl, "multiplayer", False):
+        again = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>'
+                 'Rematch</button>' if getattr(ctl, "hosting", False)
+                 else '<p class="hint" data-testid="await-rematch">The host can start a rematch.</p>')
+        buttons = f'{again}<button class="secondary" data-action="leave" data-testid="leave">Leave table</button>'
+    else:
+        buttons = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>Play again'
+                   '</button><button class="secondary" data-action="menu">Change table</button>')
     rows = "".join(
         f'<li><span class="name">{escape(name)}</span><span class="score">{view.scores[side]}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
         for side, name in enumerate(names))
     return (f'<section class="overlay" data-testid="verdict"><div class="panel">'
             f'<h2>{headline}</h2><ol class="final">{rows}</ol>'
-            f'<div class="actions"><button class="primary" data-action="new-game" '
-            f'data-testid="new-game" autofocus>Play again</button>'
-            f'<button class="secondary" data-action="menu">Change table</button></div>'
-            f'</div></section>')
+            f'<div class="actions">{buttons}</div></div></section>')
 
 
 def log_panel(lines) -> str:

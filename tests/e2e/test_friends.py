@@ -1,0 +1,267 @@
+"""Tables with friends in real browsers: one host context and guest contexts joined through the
+invite link over WebRTC, the relay served by serve.py. Complete 2-, 3- and 4-player games with
+chat; a guest's reload, a relay restart and a host's reload in the middle of a game.
+
+Every context is watched like the `page` fixture: no request may leave the origin and no page
+may log an error (the relay-restart test allows only Chromium's own line about the refused
+WebSocket while the relay is down).
+"""
+
+import json
+import secrets
+import socket
+import time
+
+import pytest
+from harness import Network, screenshot, wait_ready
+from playwright.sync_api import Page, expect
+
+import serve
+from web.host import HostTable
+
+pytestmark = pytest.mark.e2e
+
+ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="select"]:not([disabled]), '
+              '[data-action="play"]:not([disabled])')
+
+
+@pytest.fixture
+def people(browser, site):
+    """A factory of watched pages, one fresh browser context each; checked at teardown."""
+    made = []
+
+    def make(base=site, allow=()):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        watched = Network(context, base)
+        made.append((context, watched, allow))
+        return watched.page
+
+    yield make
+    problems = []
+    for context, watched, allow in made:
+        problems += [f"left the origin: {url}" for url in watched.outside()]
+        problems += [e for e in watched.errors if not any(a in e for a in allow)]
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+def host_table(page: Page, base: str, players: int, name="Hana", target=61) -> str:
+    page.goto(base + "?speed=instant")
+    wait_ready(page)
+    page.get_by_test_id("name").fill(name)
+    page.locator(f'label.choice:has(input[name="players"][value="{players}"])').click()
+    page.locator(f'label.choice:has(input[name="target"][value="{target}"])').click()
+    page.get_by_test_id("create-table").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    link = page.get_by_test_id("invite-link").input_value()
+    assert "?table=" in link and len(link.split("table=")[1]) >= 20
+    return link
+
+
+def join(page: Page, link: str, name: str) -> None:
+    page.goto(link + "&speed=instant")
+    wait_ready(page)
+    page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("sit-down").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible(timeout=20_000)
+
+
+def host_session(page: Page):
+    return HostTable.from_json(page.evaluate("localStorage.getItem('cribbage.host.v1')"),
+                               seed_source=lambda: 0).session
+
+
+def step(page: Page) -> str:
+    """Do one thing this page can do now; returns what it did ("" for nothing)."""
+    try:
+        if page.get_by_test_id("verdict").count():
+            return "over"
+        if page.get_by_test_id("show").count():
+            page.get_by_test_id("continue").click(timeout=2000)
+            return "continue"
+        selectable = page.locator('[data-action="select"]:not([disabled])')
+        count = selectable.count()
+        if count:
+            need = 2 if count == 6 else 1
+            for index in range(need):
+                selectable.nth(index).click(timeout=2000)
+            page.get_by_test_id("confirm-discard").click(timeout=2000)
+            return "discard"
+        playable = page.locator('[data-action="play"]:not([disabled])')
+        if playable.count():
+            playable.first.click(timeout=2000)
+            return "play"
+    except Exception:   # the page repainted under the click: look again next round
+        return "retry"
+    return ""
+
+
+def play(pages: list[Page], moves: int | None = None, timeout: float = 240) -> int:
+    """Play every page's seat until all show the verdict (or ``moves`` moves were made)."""
+    made, deadline = 0, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done = [step(page) for page in pages]
+        made += sum(what in ("discard", "play") for what in done)
+        if moves is not None and made >= moves:
+            return made
+        if all(what == "over" for what in done):
+            return made
+        if not any(done) or all(what in ("over", "") for what in done):
+            pages[0].wait_for_timeout(30)
+    raise AssertionError(f"the game did not finish ({made} moves)")
+
+
+def check_scores(host: Page, guests: list[Page]) -> None:
+    session = host_session(host)
+    for page in [host, *guests]:
+        for side, score in enumerate(session.state.scores):
+            expect(page.get_by_test_id(f"score-{side}")).to_have_text(str(score))
+
+
+def chat(page: Page, text: str) -> None:
+    page.get_by_test_id("chat-input").fill(text)
+    page.get_by_test_id("chat-send").click()
+
+
+def test_two_friends_play_a_whole_game_with_chat(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    screenshot(host, "friends-invite")
+    host.set_viewport_size({"width": 1280, "height": 800})
+    join(guest, link, "Gus <b>")
+    expect(host.get_by_test_id("seat-1")).to_contain_text("Gus <b>")
+    expect(host.get_by_test_id("seat-1")).to_have_class("seat-row online")
+    expect(guest.get_by_test_id("await-start")).to_be_visible()
+    chat(guest, "hi <i>Hana</i>")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("hi <i>Hana</i>")
+    screenshot(host, "friends-lobby")
+    host.set_viewport_size({"width": 1280, "height": 800})
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    chat(host, "good luck")
+    expect(guest.get_by_test_id("chat-lines")).to_contain_text("good luck")
+    expect(guest.get_by_test_id("chat-lines")).to_contain_text("Gus <b> sat down")
+    screenshot(guest, "friends-guest-table")
+    guest.set_viewport_size({"width": 1280, "height": 800})
+    play([host, guest])
+    check_scores(host, [guest])
+    session = host_session(host)
+    assert session.state.phase == "over" and session.names == ["Hana", "Gus <b>"]
+    expect(guest.get_by_test_id("verdict")).to_be_visible()
+    expect(guest.get_by_test_id("chat-lines")).to_contain_text("wins the game")
+    host.get_by_test_id("new-game").click()                  # rematch: the same two, a new deal
+    expect(guest.get_by_test_id("score-0")).to_have_text("0", timeout=10_000)
+    expect(guest.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)
+
+
+def test_three_friends_play_a_whole_game(people, site):
+    host, gus, ivy = people(), people(), people()
+    link = host_table(host, site, 3)
+    join(gus, link, "Gus")
+    join(ivy, link, "Ivy")
+    late = people()
+    late.goto(link + "&speed=instant")
+    wait_ready(late)
+    late.get_by_test_id("name").fill("Late")
+    late.get_by_test_id("sit-down").click()
+    expect(late.get_by_test_id("rejected")).to_contain_text("full", timeout=20_000)
+    host.get_by_test_id("start-table").click()
+    play([host, gus, ivy])
+    check_scores(host, [gus, ivy])
+
+
+def test_four_players_with_bots_partners_opposite(people, site):
+    host, gus = people(), people()
+    link = host_table(host, site, 4)
+    join(gus, link, "Gus")
+    expect(host.get_by_test_id("start-table")).to_be_disabled()
+    host.get_by_test_id("bot-2-easy").click()
+    host.get_by_test_id("bot-3-hard").click()
+    expect(host.get_by_test_id("seats")).to_contain_text("team 2")
+    expect(gus.get_by_test_id("seat-3")).to_contain_text("bot, hard")
+    host.get_by_test_id("start-table").click()
+    expect(gus.locator('.seat[data-seat="3"] .badge.partner')).to_be_visible(timeout=10_000)
+    expect(host.locator('.seat[data-seat="2"] .badge.partner')).to_be_visible()
+    screenshot(gus, "friends-four")
+    gus.set_viewport_size({"width": 1280, "height": 800})
+    play([host, gus])
+    check_scores(host, [gus])
+
+
+def hand_of(page: Page) -> list[str]:
+    return sorted(page.get_by_test_id("hand").locator("[data-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"))
+
+
+def test_a_guest_reloads_mid_hand_and_keeps_its_seat(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 3)
+    join(guest, link, "Gus")
+    host.get_by_test_id("bot-2-medium").click()
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    play([host, guest], moves=3)
+    guest.wait_for_timeout(200)
+    before = hand_of(guest)
+    chat(guest, "brb")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("brb")
+    guest.reload()
+    wait_ready(guest)
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=20_000)
+    assert hand_of(guest) == before
+    expect(guest.get_by_test_id("chat-lines")).to_contain_text("brb")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus is back")
+    assert host_session(host).names[1] == "Gus"
+    play([host, guest])
+    check_scores(host, [guest])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_game_goes_on_when_the_relay_restarts(people, tmp_path):
+    port = free_port()
+    refused = ("WebSocket connection to",)   # Chromium's own line while the relay is down
+    with serve.spawn(port=port) as base:
+        host, guest = people(base, refused), people(base, refused)
+        link = host_table(host, base, 2)
+        join(guest, link, "Gus")
+        host.get_by_test_id("start-table").click()
+        expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+        play([host, guest], moves=2)
+    play([host, guest], moves=6)          # no relay at all: the data channel carries the game
+    chat(guest, "still here")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("still here")
+    with serve.spawn(port=port):
+        play([host, guest])
+        check_scores(host, [guest])
+
+
+def test_the_host_reloads_and_the_game_resumes(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    join(guest, link, "Gus")
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    play([host, guest], moves=4)
+    host.wait_for_timeout(200)
+    before = host_session(host).state
+    host.reload()
+    wait_ready(host)
+    expect(host.get_by_test_id("hand")).to_be_visible()
+    assert host_session(host).state == before
+    expect(host.get_by_test_id("seat-1")).to_have_class("seat-row online", timeout=20_000)
+    expect(guest.get_by_test_id("link-status")).to_have_count(0, timeout=20_000)
+    play([host, guest])
+    check_scores(host, [guest])
+
+
+def test_a_stale_link_says_so(people, site):
+    page = people()
+    page.goto(site + f"?table={secrets.token_urlsafe(16)}&speed=instant")
+    wait_ready(page)
+    expect(page.get_by_test_id("link-status")).to_contain_text("stale", timeout=10_000)
+    expect(page.get_by_test_id("join")).to_be_visible()

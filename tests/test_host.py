@@ -1,0 +1,351 @@
+"""The host's table under CPython: full games with guests over the pure `HostTable`, with every
+message each guest receives recorded and checked for other seats' hidden cards and the seed;
+reconnection to the same seat; replayed, out-of-turn and forged messages dropped."""
+
+import json
+import random
+
+import pytest
+
+from game.actions import Action
+from game.cards import Card
+from game.codec import view_to_json
+from game.engine import DISCARDING, OVER
+from game.view import view
+from web import protocol
+from web.guest import GuestController
+from web.host import HostTable
+from web.host_controller import HostController
+
+BIG_SEED = 7_318_264_905_112_000
+CARD_TEXT = {str(card) for card in __import__("game.cards", fromlist=["DECK"]).DECK}
+
+
+class Wire:
+    """A host and guests joined by lists instead of data channels; every message recorded."""
+
+    def __init__(self, players, target=61, seed=11, bots=()):
+        seed = BIG_SEED + seed      # long enough that finding its digits in a message means a leak
+        self.tokens = iter(f"token-{n:016d}" for n in range(1000))
+        self.table = HostTable("room-0123456789", players, target, "Hana", seed_source=lambda: seed,
+                               token_source=lambda: next(self.tokens), clock=lambda: 1_700_000_000.0)
+        self.host = HostController(self.table, seed_source=lambda: seed)
+        self.guests = {}        # conn -> GuestController
+        self.received = {}      # conn -> [(state before, state after, text)]
+        self.checks = []
+        self.names = ["Gus", "Ivy", "Jo"]
+        for seat, level in bots:
+            self.host.command("seat", f"{seat}:{level}")
+
+    def join(self, conn, name, token=None):
+        guest = GuestController("room-0123456789", name=name, token=token)
+        self.guests[conn] = guest
+        self.received.setdefault(conn, [])
+        self.table.connect(conn)
+        if token:
+            guest.rejoin()
+        else:
+            guest.command("join", {"name": name})
+        self.pump()
+        return guest
+
+    def pump(self, before=None):
+        """Deliver everything queued, both ways, until quiet."""
+        for _ in range(1000):
+            moved = False
+            for conn, guest in list(self.guests.items()):
+                for text in guest.take_outbox():
+                    moved = True
+                    if conn in self.table.seat_of:
+                        before = self.table.session.state if self.table.session else None
+                        self.table.receive(conn, text)
+                        self.deliver(before)
+            if self.table.outbox:
+                moved = True
+                self.deliver(before)
+            if not moved:
+                return
+        raise AssertionError("the wire never went quiet")
+
+    def deliver(self, before):
+        after = self.table.session.state if self.table.session else None
+        for conn, text in self.table.take_outbox():
+            if conn in self.guests:
+                self.received[conn].append((before, after, self.table.seat_of.get(conn), text))
+                self.guests[conn].receive(text)
+
+    def host_step(self):
+        before = self.table.session.state
+        self.host.bot_step()
+        self.deliver(before)
+
+    def host_act(self, action):
+        before = self.table.session.state
+        self.host._act(action)
+        self.deliver(before)
+
+
+def hidden_from(state, seat):
+    """Cards ``seat`` must not learn now: other hands, others' crib cards, the stock (and starter)."""
+    hidden = set()
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= set(hand)
+            if state.discards and state.discards[other]:
+                hidden |= set(state.discards[other])
+    own = set(state.discards[seat] or ()) if state.discards else set()
+    hidden |= set(state.crib) - own
+    hidden |= set(state.undealt)
+    return hidden
+
+
+def cards_in(value, path=()):
+    """(path, card text) for every card-looking string in a JSON value."""
+    if isinstance(value, str):
+        for word in value.split():
+            if word in CARD_TEXT:
+                yield path, word
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from cards_in(item, path + (key,))
+
+
+def check_secrecy(before, after, seat, text, seed):
+    data = json.loads(text)
+    assert '"seed"' not in text and str(BIG_SEED + seed) not in text
+    if data["type"] != "view" or after is None:
+        if data["type"] in ("chat", "table"):
+            return
+        assert not [c for _, c in cards_in(data)], text
+        return
+    hidden = {str(c) for c in hidden_from(after, seat)}
+    own = {str(c) for c in after.hands[seat]} | {str(c) for c in (after.kept[seat] if after.kept else ())}
+    own |= {str(c) for c in (after.discards[seat] or ())} if after.discards else set()
+    # Cards revealed by a show in this very message (the next deal may have dealt them again).
+    shown = set()
+    for event in data["events"]:
+        if event["kind"] in ("show", "crib"):
+            true = before.crib if event["kind"] == "crib" else before.kept[event["seat"]]
+            assert sorted(event["cards"].split()) == sorted(map(str, true)), "a show must show the real cards"
+            shown |= set(event["cards"].split())
+        if event["kind"] in ("discard", "deal"):
+            assert event["cards"] == "", "a discard or a deal never names cards"
+        if event["kind"] == "cut_for_deal":     # the cut for the deal: a separate, public draw
+            assert event["cards"] == data["view"]["cut"] or after.game_no > before.game_no
+            shown |= set(event["cards"].split())
+    # The latest show stays on the table into the next deal: it must be exactly the engine's
+    # record of what was counted aloud, and then its cards (and that hand's starter) are history.
+    assert data["view"]["shows"] == view_to_json(view(after, seat))["shows"]
+    if before is not None and before.starter is not None:
+        shown.add(str(before.starter))          # the starter was cut face up before this move
+    assert data["view"]["cut"].split() == [str(c) for c in after.cut]
+    shown |= set(data["view"]["cut"].split())
+    for path, card in cards_in(data):
+        if path[:2] == ("view", "shows"):
+            continue
+        if path[:2] in (("view", "hand"), ("view", "kept"), ("view", "discarded"), ("view", "legal")):
+            assert card in own, f"{card} at {path} is not seat {seat}'s"
+        elif card in hidden:
+            assert card in shown, f"seat {seat} received hidden {card} at {path}"
+
+
+def play_to_the_end(wire, rng, check=True):
+    """Everyone plays random legal moves until the game is over; every message is checked."""
+    for _ in range(5000):
+        wire.pump()
+        if wire.table.session.state.phase == OVER:
+            return
+        if wire.host.bot_waiting():
+            wire.host_step()
+            continue
+        if wire.host.show:
+            wire.host.command("continue")
+        view = wire.table.session.view(0)
+        if view.legal and wire.host.levels()[0] is None:
+            wire.host_act(rng.choice(view.legal))
+            continue
+        for conn, guest in wire.guests.items():
+            if guest.show:
+                guest.command("continue")
+            mine = guest.view()
+            if mine is not None and mine.legal and not guest.pending:
+                action = rng.choice(mine.legal)
+                if action.kind == "discard":
+                    for card in action.cards:
+                        guest.command("select", str(card))
+                    guest.command("confirm-discard")
+                else:
+                    guest.command("play", str(action.card))
+                assert not guest.error, guest.error
+                break
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("players, bots, seed", [
+    (2, (), 1), (2, (), 2), (3, (), 3), (3, ((2, "easy"),), 4), (4, (), 5), (4, ((3, "hard"),), 6),
+])
+def test_full_games_leak_no_hidden_card_and_no_seed(players, bots, seed):
+    wire = Wire(players, seed=seed, bots=bots)
+    free = [seat for seat in range(1, players) if seat not in dict(bots)]
+    for n, seat in enumerate(free):
+        wire.join(f"conn-{seat}", wire.names[n])
+    wire.host.command("start-table")
+    assert wire.table.session is not None
+    wire.pump()
+    play_to_the_end(wire, random.Random(seed))
+    total = 0
+    for conn, log in wire.received.items():
+        for before, after, seat, text in log:
+            check_secrecy(before, after, seat, text, seed)
+            total += 1
+    assert total > 50
+    # Every guest ends with the host's picture of its seat.
+    for conn, guest in wire.guests.items():
+        seat = guest.seat
+        assert guest.view() == wire.table.session.view(seat)
+        assert guest.log() == wire.table.session.log
+
+
+def test_the_checker_catches_a_leak():
+    wire = Wire(2)
+    wire.join("c", "Gus")
+    wire.host.command("start-table")
+    state = wire.table.session.state
+    leak = protocol.view(wire.table.session.view(0), ())   # the host's own view, sent to seat 1
+    with pytest.raises(AssertionError):
+        check_secrecy(state, state, 1, leak, 11)
+
+
+def test_a_guest_reconnects_to_the_same_seat_with_its_token():
+    wire = Wire(3)
+    gus = wire.join("a", "Gus")
+    wire.join("b", "Ivy")
+    wire.host.command("start-table")
+    wire.pump()
+    token, seat = gus.token, gus.seat
+    wire.table.disconnect("a")
+    assert not wire.table.online(seat)
+    assert any("Gus left" in line["text"] for line in wire.table.chat)
+    again = wire.join("a2", "Gus (new tab)", token=token)
+    assert again.seat == seat and again.view() == wire.table.session.view(seat)
+    assert again.names()[seat] == "Gus" and wire.table.online(seat)
+    assert again.log() == wire.table.session.log
+
+
+def test_a_stale_connection_is_replaced_by_the_new_one():
+    wire = Wire(2)
+    gus = wire.join("a", "Gus")
+    again = wire.join("b", "Gus", token=gus.token)
+    assert gus.screen == "rejected" and "another tab" in gus.rejected
+    assert again.seat == 1 and wire.table.conn_of(1) == "b"
+
+
+def test_full_table_and_late_joiners_are_refused():
+    wire = Wire(2)
+    wire.join("a", "Gus")
+    late = wire.join("b", "Ivy")
+    assert late.screen == "rejected" and "full" in late.rejected
+    wire2 = Wire(3)
+    wire2.join("a", "Gus")
+    wire2.host.command("seat", "2:easy")
+    wire2.host.command("start-table")
+    late = wire2.join("b", "Ivy")
+    assert late.screen == "rejected"
+
+
+def test_a_bot_stands_in_and_gives_the_seat_back():
+    wire = Wire(2)
+    gus = wire.join("a", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    wire.table.disconnect("a")
+    wire.host.command("stand-in", "1:easy")
+    assert not wire.host.error
+    assert wire.table.session.bots[1] == "easy"
+    while wire.host.bot_waiting():
+        wire.host_step()
+    assert wire.table.session.view(1).has_discarded[1] or wire.table.session.state.phase != DISCARDING
+    back = wire.join("a2", "Gus", token=gus.token)
+    assert back.levels()[1] == "easy"          # the bot plays until the host gives it back
+    wire.host.command("give-back", "1")
+    wire.pump()
+    assert wire.table.session.bots[1] is None and back.levels()[1] is None
+
+
+def started(players=2):
+    wire = Wire(players)
+    guest = wire.join("a", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    return wire, guest
+
+
+def test_replayed_out_of_turn_and_forged_actions_change_nothing():
+    wire, gus = started()
+    table = wire.table
+    view = table.session.view(1)
+    good = view.legal[0]
+    table.receive("a", protocol.action(view.state_id, good))
+    after = table.session.state
+    assert after.state_id == view.state_id + 1
+    table.receive("a", protocol.action(view.state_id, good))          # replayed
+    assert table.session.state == after and "not the current state" in table.drops[-1]
+    table.receive("a", protocol.action(after.state_id, good))          # again, with a fresh id
+    assert table.session.state == after and "already" in table.drops[-1]
+    host_cards = table.session.view(0).hand
+    forged = Action.discard(0, host_cards[:2])                          # acting for the host's seat
+    table.receive("a", protocol.action(after.state_id, forged))
+    assert table.session.state == after and "your own seat" in table.drops[-1]
+    table.receive("a", protocol.action(after.state_id, Action.play(1, Card.parse("5H"))))
+    assert table.session.state == after
+    table.receive("zz", protocol.chat("hi"))                           # an unknown connection
+    assert table.session.state == after and "not connected" in table.drops[-1]
+
+
+def test_messages_before_hello_and_wrong_versions():
+    wire = Wire(2)
+    table = wire.table
+    table.connect("x")
+    table.receive("x", protocol.chat("sneaky"))
+    assert "before hello" in table.drops[-1] and not table.chat
+    table.receive("x", json.dumps({"v": 99, "type": "hello", "name": "Old", "token": None}))
+    reply = table.take_outbox()
+    assert [json.loads(text)["reason"] for _, text in reply] == ["version"]
+    assert table.seats[1].kind == "open"
+
+
+def test_chat_is_text_and_reaches_everyone():
+    wire, gus = started(3)
+    ivy = wire.guests.get("b") or wire.join("b", "Ivy")
+    gus.command("chat", {"text": "<img src=x onerror=alert(1)> hi"})
+    wire.pump()
+    from web.render import render
+    html = render(wire.host)
+    assert "<img src=x" not in html and "&lt;img src=x" in html
+    assert gus.chat[-1]["name"] == "Gus" and gus.chat[-1]["text"].endswith("hi")
+
+
+def test_the_host_saves_and_resumes_the_table():
+    wire, gus = started(2)
+    view = wire.table.session.view(1)
+    wire.table.receive("a", protocol.action(view.state_id, view.legal[0]))
+    text = wire.table.to_json()
+    again = HostTable.from_json(text, seed_source=lambda: 1)
+    assert again.session.state == wire.table.session.state
+    assert [s.token for s in again.seats] == [s.token for s in wire.table.seats]
+    assert again.chat == wire.table.chat and again.seat_of == {}
+    with pytest.raises(ValueError):
+        HostTable.from_json(text[:-20], seed_source=lambda: 1)
+
+
+def test_rematch_keeps_the_table_together():
+    wire, gus = started(2)
+    play_to_the_end(wire, random.Random(3))
+    assert gus.is_over()
+    wire.host.command("new-game")
+    wire.pump()
+    assert gus.view().phase == DISCARDING and max(gus.view().scores) == 0
+    assert gus.seat == 1 and wire.table.session.names == ["Hana", "Gus"]

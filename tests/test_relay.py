@@ -1,0 +1,319 @@
+"""The signalling relay in serve.py: rooms, forwarding, limits with clear errors, clean-up,
+refused paths, many rooms at once. The `Relay` object is tested directly (with a fake clock),
+then the real server in a child process through the `websockets` client.
+"""
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import urllib.request
+from urllib.error import HTTPError
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+import serve
+from serve import Limits, Relay
+
+ROOM = "room-abcdef0123"
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def relay_with(**limits):
+    clock = Clock()
+    relay = Relay(Limits(**limits), clock)
+    inboxes = []
+
+    def member(address="10.0.0.1"):
+        inbox = []
+        inboxes.append(inbox)
+        got = relay.connect(address, lambda text: inbox.append(json.loads(text)))
+        return got, inbox
+
+    return relay, member, clock
+
+
+def join(relay, member, room=ROOM):
+    relay.receive(member, json.dumps({"type": "join", "room": room}))
+
+
+def send(relay, member, data, to=None):
+    relay.receive(member, json.dumps({"type": "send", "to": to, "data": data}))
+
+
+# ---- the relay object ----
+
+def test_join_forward_and_announce():
+    relay, member, _ = relay_with()
+    a, a_in = member()
+    b, b_in = member()
+    join(relay, a)
+    join(relay, b)
+    assert a_in == [{"type": "joined", "id": a.id, "peers": []}, {"type": "peer-joined", "id": b.id}]
+    assert b_in == [{"type": "joined", "id": b.id, "peers": [a.id]}]
+    send(relay, b, "offer text", to=a.id)
+    assert a_in[-1] == {"type": "from", "from": b.id, "data": "offer text"}
+    c, c_in = member()
+    join(relay, c)
+    send(relay, c, "to all")
+    assert a_in[-1]["data"] == b_in[-1]["data"] == "to all" and c_in[-1]["type"] == "joined"
+    relay.disconnect(c)
+    assert a_in[-1] == b_in[-1] == {"type": "peer-left", "id": c.id}
+
+
+def test_the_payload_is_opaque():
+    relay, member, _ = relay_with()
+    a, a_in = member()
+    b, b_in = member()
+    join(relay, a)
+    join(relay, b)
+    weird = '{"v": 99, "type": "<script>", "seed": 1}\u2603'
+    send(relay, a, weird, to=b.id)
+    assert b_in[-1]["data"] == weird
+
+
+def test_empty_rooms_are_forgotten():
+    relay, member, _ = relay_with()
+    people = [member() for _ in range(3)]
+    for person, _ in people:
+        join(relay, person)
+    assert len(relay.rooms[ROOM]) == 3
+    for person, _ in people:
+        relay.disconnect(person)
+    assert relay.rooms == {} and relay.by_address == {}
+    again, inbox = member()
+    join(relay, again)
+    assert inbox[0]["peers"] == []
+
+
+@pytest.mark.parametrize("text, code", [
+    ("not json", "bad-message"),
+    ("[1, 2]", "bad-message"),
+    ('{"type": "dance"}', "bad-message"),
+    ('{"type": "join", "room": "../../etc/passwd"}', "bad-room"),
+    ('{"type": "join", "room": "a/b/c/d/e/f"}', "bad-room"),
+    ('{"type": "join", "room": "short"}', "bad-room"),
+    ('{"type": "join", "room": 12345678}', "bad-room"),
+    ('{"type": "join", "room": "x%2e%2e%2fyyyy"}', "bad-room"),
+    ('{"type": "send", "to": null, "data": "x"}', "bad-message"),
+    ('{"type": "join", "room": "room-abcdef0123", "extra": 1}', "bad-message"),
+])
+def test_malformed_messages_get_a_clear_error(text, code):
+    relay, member, _ = relay_with()
+    a, inbox = member()
+    relay.receive(a, text)
+    assert inbox[-1]["type"] == "error" and inbox[-1]["code"] == code and inbox[-1]["reason"]
+    assert relay.rooms == {}
+
+
+def test_payload_size_limit():
+    relay, member, _ = relay_with(max_payload=1000)
+    a, a_in = member()
+    b, b_in = member()
+    join(relay, a)
+    join(relay, b)
+    send(relay, a, "x" * 2000)
+    assert a_in[-1]["code"] == "too-big" and b_in[-1]["type"] == "peer-joined" or b_in[-1]["type"] == "joined"
+    assert all(m["type"] != "from" for m in b_in)
+
+
+def test_members_per_room():
+    relay, member, _ = relay_with(max_members=3)
+    seated = [member() for _ in range(3)]
+    for person, _ in seated:
+        join(relay, person)
+    extra, inbox = member()
+    join(relay, extra)
+    assert inbox[-1]["code"] == "room-full" and len(relay.rooms[ROOM]) == 3
+    relay.disconnect(seated[0][0])
+    join(relay, extra)
+    assert inbox[-1]["type"] == "joined"
+
+
+def test_rate_limit_per_connection():
+    relay, member, clock = relay_with(max_rate=5)
+    a, a_in = member()
+    b, b_in = member()
+    join(relay, a)
+    join(relay, b)
+    for n in range(30):
+        send(relay, a, str(n))
+    delivered = [m for m in b_in if m["type"] == "from"]
+    assert len(delivered) == 9                 # a burst of 10 tokens, one spent on joining
+    errors = [m for m in a_in if m["type"] == "error"]
+    assert [m["code"] for m in errors] == ["rate"]   # told once, not thirty times
+    clock.now += 1.0
+    send(relay, a, "later")
+    assert b_in[-1]["data"] == "later"
+
+
+def test_rooms_per_address():
+    relay, member, _ = relay_with(max_rooms_per_address=2)
+    for n in range(2):
+        join(relay, member()[0], f"room-{n:08d}")
+    third, inbox = member()
+    join(relay, third, "room-00000002")
+    assert inbox[-1]["code"] == "too-many-rooms"
+    join(relay, member()[0], "room-00000001")   # another member in a room it is in already
+    other, other_in = member("10.9.9.9")
+    join(relay, other, "room-00000002")         # another address
+    assert other_in[-1]["type"] == "joined"
+
+
+def test_targeting_unknown_or_self_is_refused():
+    relay, member, _ = relay_with()
+    a, a_in = member()
+    join(relay, a)
+    send(relay, a, "x", to="nobody")
+    assert a_in[-1]["code"] == "no-peer"
+    send(relay, a, "x", to=a.id)
+    assert a_in[-1]["code"] == "no-peer"
+
+
+# ---- the real server ----
+
+@pytest.fixture(scope="module")
+def server():
+    args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000")
+    with serve.spawn(args=args) as url:
+        yield url
+
+
+def ws_url(base, path="/relay"):
+    return base.replace("http://", "ws://").rstrip("/") + path
+
+
+async def joined(base, room=ROOM):
+    socket = await connect(ws_url(base))
+    await socket.send(json.dumps({"type": "join", "room": room}))
+    hello = json.loads(await socket.recv())
+    assert hello["type"] == "joined", hello
+    return socket, hello
+
+
+def run(coro):
+    """Run a coroutine on its own loop in a thread (the browser tests' Playwright keeps a loop
+    running in the main thread of the same pytest process)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 60)).result()
+
+
+def test_two_members_talk_through_the_server(server):
+    async def main():
+        a, hello_a = await joined(server)
+        b, hello_b = await joined(server)
+        assert json.loads(await a.recv()) == {"type": "peer-joined", "id": hello_b["id"]}
+        await b.send(json.dumps({"type": "send", "to": hello_a["id"], "data": "offer"}))
+        assert json.loads(await a.recv()) == {"type": "from", "from": hello_b["id"], "data": "offer"}
+        await b.close()
+        assert json.loads(await a.recv()) == {"type": "peer-left", "id": hello_b["id"]}
+        await a.close()
+        c, hello_c = await joined(server)      # the room was forgotten: no one is there
+        assert hello_c["peers"] == []
+        await c.close()
+    run(main())
+
+
+def test_limits_over_the_wire(server):
+    async def main():
+        a, _ = await joined(server, "room-limits-1")
+        await a.send(json.dumps({"type": "send", "to": None, "data": "x" * 5000}))
+        assert json.loads(await a.recv())["code"] == "too-big"
+        others = [await joined(server, "room-limits-1") for _ in range(3)]
+        late = await connect(ws_url(server))
+        await late.send(json.dumps({"type": "join", "room": "room-limits-1"}))
+        assert json.loads(await late.recv())["code"] == "room-full"
+        await late.close()
+        late, _ = await joined(server, "room-limits-2")
+        listener, _ = await joined(server, "room-limits-2")
+        for _ in range(150):
+            await late.send(json.dumps({"type": "send", "to": None, "data": "spam"}))
+        await asyncio.sleep(0.3)
+        replies = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                replies.append(json.loads(await asyncio.wait_for(late.recv(), 0.3)))
+        assert [reply["code"] for reply in replies if reply["type"] == "error"] == ["rate"]
+        heard = 0
+        with contextlib.suppress(TimeoutError):
+            while True:
+                heard += json.loads(await asyncio.wait_for(listener.recv(), 0.3))["type"] == "from"
+        assert 95 <= heard <= 115      # a burst of 100, plus what 50 a second refills meanwhile
+        await listener.close()
+        for socket, _ in others:
+            await socket.close()
+        await a.close()
+        await late.close()
+    run(main())
+
+
+def test_binary_frames_close_the_connection(server):
+    async def main():
+        a, _ = await joined(server, "room-binary-1")
+        await a.send(b"\x00\x01")
+        with pytest.raises(ConnectionClosed) as closed:
+            await a.recv()
+        assert closed.value.rcvd.code == 1003
+    run(main())
+
+
+@pytest.mark.parametrize("path", ["/relay/../index.html", "/web/../relay", "/relay2", "/", "/index.html",
+                                  "/%2e%2e/relay", "/relay/room-abcdef0123"])
+def test_websockets_elsewhere_are_refused(server, path):
+    async def main():
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(ws_url(server, path))
+        assert refused.value.response.status_code == 404
+    run(main())
+
+
+def test_the_site_is_still_served_and_still_guarded(server):
+    with urllib.request.urlopen(server + "index.html") as response:
+        assert response.status == 200
+    with pytest.raises(HTTPError) as refused:
+        urllib.request.urlopen(server + "relay")
+    assert refused.value.code == 404
+
+
+def test_many_concurrent_rooms(server):
+    rooms = 120
+
+    async def pair(n):
+        room = f"room-many-{n:06d}"
+        a, _ = await joined(server, room)
+        b, hello_b = await joined(server, room)
+        await a.recv()   # peer-joined
+        for k in range(5):
+            await a.send(json.dumps({"type": "send", "to": hello_b["id"], "data": f"{n}:{k}"}))
+        got = [json.loads(await b.recv())["data"] for _ in range(5)]
+        await a.close()
+        await b.close()
+        return got == [f"{n}:{k}" for k in range(5)]
+
+    async def main():
+        return await asyncio.gather(*(pair(n) for n in range(rooms)))
+    assert all(run(main()))
+
+
+def test_relay_only_serves_no_files(tmp_path):
+    (tmp_path / "index.html").write_text("<title>secret site</title>")
+    with serve.spawn(root=tmp_path, args=("--relay-only",)) as url:
+        with pytest.raises(HTTPError):
+            urllib.request.urlopen(url + "index.html")
+        with urllib.request.urlopen(url) as response:
+            assert b"relay" in response.read()
+
+        async def main():
+            a, hello = await joined(url)
+            assert hello["peers"] == []
+            await a.close()
+        run(main())

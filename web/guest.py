@@ -1,0 +1,243 @@
+"""A guest's table: what the host has sent, and what the guest's clicks send back.
+
+`GuestController` offers `web.render` the same small interface as the single-player
+`Controller` (``view()``, ``names()``, ``side_names()``, ``levels()``, ``log()``,
+``can_resume()`` and the screen fields), so the guest's table is drawn by the same code.
+It never decides anything about the game: a move becomes an ``action`` message in
+``outbox``, and the table changes only when the host's next view arrives. Pure Python.
+
+>>> from web import protocol
+>>> ctl = GuestController("room-0123456789")
+>>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
+['{"v":1,"type":"hello","name":"Bob","token":null}']
+>>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
+(1, True)
+"""
+
+from __future__ import annotations
+
+from game.actions import Action
+from game.cards import Card
+from game.engine import DISCARDING, PLAYING
+from game.events import side_name
+
+from . import protocol
+from .protocol import ProtocolError, parse
+from .session import clean_name
+
+CHAT_SHOWN = 200
+
+
+class GuestController:
+    """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
+
+    multiplayer = True
+    hosting = False
+
+    def __init__(self, room: str, name: str = "", token: str | None = None):
+        self.room, self.token = room, token
+        self.prefs = {"name": clean_name(name, ""), "auto_continue": False}
+        self.screen = "join"
+        self.link = ""                    # the connection's state, in words ("" when all is well)
+        self.rejected = ""
+        self.seat: int | None = None
+        self.table: dict | None = None
+        self.current = None               # the latest View from the host
+        self.log_lines: list[str] = []
+        self.chat: list[dict] = []
+        self.outbox: list[str] = []
+        self.drops: list[str] = []
+        self.selected: set[Card] = set()
+        self.show = ()
+        self.show_starter = None
+        self.last_pegs: dict[int, str] = {}
+        self.announcement = ""
+        self.error = ""
+        self.pending = False              # an action is on its way to the host
+
+    # -- what render reads --
+
+    def view(self):
+        return self.current
+
+    def names(self) -> list[str]:
+        return [seat["name"] or f"Seat {n + 1}" for n, seat in enumerate(self.table["seats"])]
+
+    def side_names(self) -> list[str]:
+        names = self.names()
+        return [side_name(names, side) for side in range(self.current.config.sides)]
+
+    def levels(self) -> list[str | None]:
+        return [seat["level"] or seat["stand_in"] for seat in self.table["seats"]]
+
+    def presence(self) -> list[bool]:
+        return [seat["online"] for seat in self.table["seats"]]
+
+    def log(self) -> list[str]:
+        return self.log_lines
+
+    def can_resume(self) -> bool:
+        return False
+
+    def bot_waiting(self) -> bool:
+        return False
+
+    def is_over(self) -> bool:
+        return self.current is not None and self.current.phase == "over"
+
+    def take_outbox(self) -> list[str]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    # -- messages from the host --
+
+    def receive(self, text) -> None:
+        try:
+            message = parse(text, "host")
+        except ProtocolError as bad:
+            self.drops = (self.drops + [str(bad)])[-100:]
+            return
+        getattr(self, f"_on_{message.type}")(message)
+
+    def _on_welcome(self, message) -> None:
+        self.seat, self.token = message["seat"], message["token"]
+        self.link = ""
+        if self.screen in ("join", "rejected"):
+            self.screen = "lobby"
+
+    def _on_reject(self, message) -> None:
+        self.screen, self.rejected = "rejected", message["text"]
+
+    def _on_error(self, message) -> None:
+        self.error, self.pending = message["text"], False
+
+    def _on_table(self, message) -> None:
+        self.table = message.fields
+        if self.screen == "lobby" and self.table["started"] and self.current is not None:
+            self.screen = "table"
+
+    def _on_chat(self, message) -> None:
+        self.chat = (self.chat + message["lines"])[-CHAT_SHOWN:]
+        if message["lines"]:
+            last = message["lines"][-1]
+            self.announcement = last["text"] if last["system"] else f"{last['name']}: {last['text']}"
+
+    def _on_view(self, message) -> None:
+        before = self.current
+        view, events = message["view"], message["events"]
+        if view.seat != self.seat or self.table is None:
+            self.drops.append("a view for another seat")
+            return
+        self.current, self.pending = view, False
+        names = self.names()
+        if message["log"] is not None:
+            self.log_lines = list(message["log"])
+        else:
+            self.log_lines = (self.log_lines + [e.describe(names) for e in events if e.kind != "deal"])[-400:]
+        shows = tuple(e for e in events if e.kind in ("show", "crib"))
+        if shows:
+            self.show = shows
+            self.show_starter = before.starter if before is not None else None
+        for event in events:
+            if event.kind == "peg":
+                self.last_pegs[event.side] = event.breakdown.label()
+        if before is None or before.game_no != view.game_no or before.hand_no > view.hand_no:
+            self.last_pegs = {}
+        self.selected = {card for card in self.selected if card in view.hand} \
+            if view.phase == DISCARDING and not view.has_discarded[view.seat] else set()
+        lines = [e.describe(names) for e in events if e.kind not in ("deal", "discard")]
+        if lines:
+            self.announcement = ". ".join(lines[-4:])
+        if self.table["started"]:
+            self.screen = "table"
+
+    # -- the guest's input --
+
+    def command(self, name: str, arg=None) -> None:
+        self.error = ""
+        handler = getattr(self, f"_do_{name.replace('-', '_')}", None)
+        if handler is None:
+            return
+        try:
+            handler(arg)
+        except ValueError as refused:
+            self.error = str(refused)
+
+    def _do_join(self, form) -> None:
+        form = form or {}
+        self.prefs["name"] = clean_name(form.get("name"), "")
+        if not self.prefs["name"]:
+            raise ValueError("type your name to sit down")
+        self.screen, self.rejected = "join", ""
+        self.outbox.append(protocol.hello(self.prefs["name"], self.token))
+
+    def rejoin(self) -> None:
+        """After a reconnection: present the seat token again (no-op before the first hello)."""
+        if self.token or self.seat is not None:
+            self.outbox.append(protocol.hello(self.prefs["name"] or "Guest", self.token))
+
+    def _do_chat(self, form) -> None:
+        text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
+        text = "".join(ch for ch in text if ch.isprintable()).strip()[: protocol.MAX_CHAT]
+        if text:
+            self.outbox.append(protocol.chat(text))
+
+    def _mine(self):
+        view = self.current
+        if view is None or self.show or self.pending:
+            return None
+        return view
+
+    def _do_select(self, text) -> None:
+        card, view = Card.parse(text), self._mine()
+        if view is None or view.phase != DISCARDING or view.has_discarded[view.seat] or card not in view.hand:
+            return
+        if card in self.selected:
+            self.selected.discard(card)
+        elif len(self.selected) < view.config.to_crib:
+            self.selected.add(card)
+        elif view.config.to_crib == 1:
+            self.selected = {card}
+
+    def _do_confirm_discard(self, _=None) -> None:
+        view = self._mine()
+        if view is None or len(self.selected) != view.config.to_crib:
+            return
+        self._send(Action.discard(view.seat, self.selected))
+        self.selected = set()
+
+    def _do_play(self, text) -> None:
+        view, card = self._mine(), Card.parse(text)
+        if view is None:
+            return
+        if view.phase != PLAYING or view.turn != view.seat:
+            raise ValueError("it is not your turn to play")
+        if card.value + view.count > 31:
+            raise ValueError(f"{card} would take the count past 31 (it is {view.count})")
+        self._send(Action.play(view.seat, card))
+
+    def _send(self, action: Action) -> None:
+        self.outbox.append(protocol.action(self.current.state_id, action))
+        self.pending = True
+
+    def _do_key(self, key: str) -> None:
+        view = self.current if self.screen == "table" else None
+        if view is None:
+            return
+        if key == "Enter":
+            if self.show:
+                self._do_continue()
+            elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
+                self._do_confirm_discard()
+        elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
+            card = sorted(view.hand)[int(key) - 1]
+            if view.phase == DISCARDING:
+                self._do_select(str(card))
+            elif view.phase == PLAYING and view.turn == view.seat:
+                self._do_play(str(card))
+
+    def _do_continue(self, _=None) -> None:
+        self.show = ()
+
+    def _do_auto_continue(self, value) -> None:
+        self.prefs["auto_continue"] = bool(value)

@@ -1,0 +1,301 @@
+"""The host's side of a table with friends: seats, connections, seat tokens, bots, chat and
+the one `Session` that holds the game. Pure Python: tested under CPython.
+
+Guests' messages come in through `HostTable.receive(conn, text)`; everything to send goes to
+`outbox` as ``(conn, text)`` pairs that the browser glue delivers. The seat of a message is
+the seat bound to its connection, never anything the message says. Each guest gets only its
+own `view` and the public events, so hidden cards and the seed stay in the host's browser.
+
+>>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
+...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
+>>> table.connect("peer-1"); table.receive("peer-1", protocol.hello("Bob", None))
+>>> [parse(text, "host").type for conn, text in table.take_outbox()]
+['welcome', 'chat', 'chat', 'table']
+>>> table.start(); table.session.names
+['Ann', 'Bob']
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import asdict, dataclass
+
+from game.bots import BOT_LEVELS
+from game.errors import IllegalActionError, ParseError
+
+from . import protocol
+from .protocol import ProtocolError, parse
+from .session import Session, clean_name
+
+SCHEMA = 1
+CHAT_KEPT = 100
+DROPS_KEPT = 200
+
+
+@dataclass
+class Seat:
+    """``kind``: host (seat 0), person, bot or open. A person's seat may have a bot
+    ``stand_in`` playing for them while they are away."""
+
+    kind: str = "open"
+    name: str = ""
+    level: str | None = None       # a bot seat's level
+    token: str | None = None       # a person's seat token
+    stand_in: str | None = None    # the bot level playing a person's seat for now
+
+
+class HostTable:
+    """The table the host's browser runs. Connections are any hashable ids."""
+
+    def __init__(self, room: str, players: int, target: int, host_name: str, seed_source,
+                 token_source=lambda: secrets.token_urlsafe(18), clock=time.time):
+        if players not in (2, 3, 4) or target not in (61, 121):
+            raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
+        self.room, self.players, self.target = room, players, target
+        self.seed_source, self.token_source, self.clock = seed_source, token_source, clock
+        self.seats = [Seat("host", clean_name(host_name, "Host"))] + [Seat() for _ in range(players - 1)]
+        self.session: Session | None = None
+        self.chat: list[dict] = []
+        self.seat_of: dict = {}          # conn -> seat, or None before its hello
+        self.outbox: list[tuple[object, str]] = []
+        self.drops: list[str] = []       # why messages were dropped, newest last
+        self.on_move = None              # called with (events, starter) after a guest's move
+
+    # -- reading --
+
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    def conn_of(self, seat: int):
+        for conn, bound in self.seat_of.items():
+            if bound == seat:
+                return conn
+        return None
+
+    def online(self, seat: int) -> bool:
+        return self.seats[seat].kind in ("host", "bot") or self.conn_of(seat) is not None
+
+    def seat_json(self, seat: int) -> dict:
+        s = self.seats[seat]
+        return {"name": s.name, "kind": s.kind, "level": s.level, "online": self.online(seat),
+                "stand_in": s.stand_in}
+
+    def open_seats(self) -> list[int]:
+        return [seat for seat, s in enumerate(self.seats) if s.kind == "open"]
+
+    def can_start(self) -> bool:
+        return not self.started and not self.open_seats()
+
+    def take_outbox(self) -> list[tuple[object, str]]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    # -- guests' messages --
+
+    def connect(self, conn) -> None:
+        self.seat_of[conn] = None
+
+    def disconnect(self, conn) -> None:
+        seat = self.seat_of.pop(conn, None)
+        if seat is not None:
+            self.system(f"{self.seats[seat].name} left")
+            self.send_table()
+
+    def receive(self, conn, text) -> None:
+        """Handle one message from ``conn``; a bad one is dropped with a logged reason."""
+        if conn not in self.seat_of:
+            return self.drop(conn, "not connected")
+        try:
+            message = parse(text, "guest")
+        except ProtocolError as bad:
+            if bad.code == "version":
+                self.send(conn, protocol.reject("version"))
+            return self.drop(conn, str(bad))
+        seat = self.seat_of[conn]
+        if message.type == "hello":
+            if seat is not None:
+                return self.drop(conn, "already seated")
+            return self.hello(conn, message["name"], message["token"])
+        if seat is None:
+            return self.drop(conn, f"{message.type} before hello")
+        if message.type == "chat":
+            return self.say(seat, message["text"])
+        return self.guest_action(conn, seat, message["state_id"], message["action"])
+
+    def hello(self, conn, name: str, token: str | None) -> None:
+        seat = next((n for n, s in enumerate(self.seats) if token and s.kind == "person" and s.token == token), None)
+        if seat is not None:
+            old = self.conn_of(seat)
+            if old is not None:              # the same player in a new tab or after a drop
+                self.send(old, protocol.reject("replaced"))
+                self.seat_of[old] = None
+            self.seat_of[conn] = seat
+            news = f"{self.seats[seat].name} is back"
+        else:
+            free = self.open_seats()
+            if self.started or not free:
+                self.send(conn, protocol.reject("full"))
+                return self.drop(conn, "no free seat")
+            seat = free[0]
+            taken = {s.name for s in self.seats if s.kind != "open"}
+            name = clean_name(name, f"Player {seat + 1}")
+            while name in taken:
+                name = clean_name(name[: protocol.MAX_NAME - 2], "") + "'"
+            self.seats[seat] = Seat("person", name, token=self.token_source())
+            self.seat_of[conn] = seat
+            news = f"{name} sat down"
+        self.send(conn, protocol.welcome(seat, self.seats[seat].token))
+        self.send(conn, protocol.chat_lines(self.chat))
+        self.system(news)
+        self.send_table()
+        if self.started:
+            self.send_view(seat, (), full=True)
+
+    def guest_action(self, conn, seat: int, state_id: int, action) -> None:
+        if self.session is None:
+            return self.drop(conn, "the game has not started")
+        if self.seats[seat].stand_in is not None:
+            return self.drop(conn, "a bot is playing this seat")
+        if state_id != self.session.state.state_id:
+            self.drop(conn, f"state {state_id} is not the current state {self.session.state.state_id}")
+            return self.send_view(seat, (), full=False)
+        starter = self.session.state.starter
+        try:
+            events = self.session.act(seat, action)
+        except (IllegalActionError, ParseError) as refused:
+            self.send(conn, protocol.error(str(refused)))
+            return self.drop(conn, str(refused))
+        self.changed(events, starter)
+        if self.on_move is not None:
+            self.on_move(events, starter)
+
+    # -- the host's own commands --
+
+    def set_seat(self, seat: int, level: str | None) -> None:
+        """Lobby: put a bot of ``level`` in an open or bot seat, or (None) empty a bot seat."""
+        if self.started or not 1 <= seat < self.players or self.seats[seat].kind not in ("open", "bot"):
+            raise IllegalActionError("only an empty seat or a bot's seat can change before the game")
+        if level is None:
+            self.seats[seat] = Seat()
+        elif level in BOT_LEVELS:
+            names = ("Robin", "Sage", "Pip")
+            self.seats[seat] = Seat("bot", f"{names[seat - 1]} (bot)", level=level)
+        else:
+            raise ParseError(f"bot levels are {', '.join(BOT_LEVELS)}")
+        self.send_table()
+
+    def start(self) -> None:
+        if not self.can_start():
+            raise IllegalActionError("fill the empty seats (a friend or a bot) before starting")
+        names = [s.name for s in self.seats]
+        bots = [s.level if s.kind == "bot" else None for s in self.seats]
+        self.session = Session.new(self.players, self.target, names, bots, seed=self.seed_source())
+        self.system("The game begins")
+        self.send_table()
+        self.broadcast_views((), full=True)
+
+    def rematch(self) -> None:
+        self.session.rematch(self.seed_source())
+        self.system("A new game at the same table")
+        self.broadcast_views((), full=True)
+
+    def stand_in(self, seat: int, level: str) -> None:
+        """Hand an away player's seat to a bot for now."""
+        s = self.seats[seat]
+        if s.kind != "person" or level not in BOT_LEVELS or not self.started:
+            raise IllegalActionError("a bot can sit in for a player who is away, once the game is on")
+        s.stand_in = level
+        self.session.bots[seat] = level
+        self.system(f"A bot plays for {s.name} for now")
+        self.send_table()
+
+    def give_back(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.stand_in is None:
+            raise IllegalActionError("no bot is sitting in there")
+        s.stand_in = None
+        self.session.bots[seat] = None
+        self.system(f"{s.name} has their seat back")
+        self.send_table()
+
+    def say(self, seat: int, text: str) -> None:
+        text = "".join(ch for ch in str(text) if ch.isprintable()).strip()[: protocol.MAX_CHAT]
+        if text:
+            self.add_chat(self.seats[seat].name, text, False)
+
+    def system(self, text: str) -> None:
+        self.add_chat("", text, True)
+
+    def add_chat(self, name: str, text: str, system: bool) -> None:
+        line = {"at": round(self.clock(), 3), "name": name, "text": text, "system": system}
+        self.chat = (self.chat + [line])[-CHAT_KEPT:]
+        self.broadcast(protocol.chat_lines([line]))
+
+    # -- after a move (a guest's, the host's or a bot's) --
+
+    def changed(self, events, starter=None) -> None:
+        """Send every guest its view after ``events``; goes and scores also go to the chat."""
+        names = self.session.names
+        for event in events:
+            if event.kind in ("go", "peg", "game_over", "match_over"):
+                self.system(event.describe(names))
+        self.broadcast_views(events, full=False)
+
+    def broadcast_views(self, events, full: bool) -> None:
+        for conn, seat in self.seat_of.items():
+            if seat is not None:
+                self.send_view(seat, events, full)
+
+    def send_view(self, seat: int, events, full: bool) -> None:
+        conn = self.conn_of(seat)
+        if conn is not None and self.session is not None:
+            log = self.session.log if full else None
+            self.send(conn, protocol.view(self.session.view(seat), events, log))
+
+    def send_table(self) -> None:
+        self.broadcast(protocol.table(self.players, self.target, self.started,
+                                      [self.seat_json(seat) for seat in range(self.players)]))
+
+    def broadcast(self, text: str) -> None:
+        for conn, seat in self.seat_of.items():
+            if seat is not None:
+                self.send(conn, text)
+
+    def send(self, conn, text: str) -> None:
+        self.outbox.append((conn, text))
+
+    def drop(self, conn, reason: str) -> None:
+        self.drops = (self.drops + [f"{conn}: {reason}"])[-DROPS_KEPT:]
+
+    # -- saving (the host's own browser only: it holds the seed and every card) --
+
+    def to_json(self) -> str:
+        return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
+                           "seats": [asdict(s) for s in self.seats], "chat": self.chat,
+                           "session": self.session.to_json() if self.session else None})
+
+    @classmethod
+    def from_json(cls, text: str, seed_source, token_source=None, clock=time.time) -> HostTable:
+        """Rebuild a saved table (connections start empty); damage raises `ParseError`."""
+        try:
+            data = json.loads(text)
+            if data.get("v") != SCHEMA:
+                raise ParseError("the saved table is from another version")
+            table = cls(data["room"], data["players"], data["target"], "Host", seed_source,
+                        token_source or (lambda: secrets.token_urlsafe(18)), clock)
+            seats = [Seat(**{k: s[k] for k in ("kind", "name", "level", "token", "stand_in")})
+                     for s in data["seats"]]
+            if len(seats) != table.players or seats[0].kind != "host":
+                raise ParseError("the saved table's seats are damaged")
+            table.seats = seats
+            table.chat = [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:]
+            if data["session"] is not None:
+                table.session = Session.from_json(data["session"])
+        except (TypeError, KeyError, ValueError, AttributeError) as damaged:
+            if isinstance(damaged, ParseError):
+                raise
+            raise ParseError(f"the saved table is damaged ({type(damaged).__name__})") from None
+        return table

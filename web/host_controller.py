@@ -1,0 +1,91 @@
+"""The host's screen at a table with friends: the local `Controller` (the host is seat 0)
+extended with the lobby, remote seats, chat, bots standing in, and a `HostTable` that every
+move is reported to, so each guest gets its own view. Pure Python.
+
+>>> from web.host import HostTable
+>>> table = HostTable("room-0123456789", 2, 61, "Ann", seed_source=lambda: 3)
+>>> ctl = HostController(table, seed_source=lambda: 3)
+>>> ctl.screen, ctl.command("seat", "1:easy"), ctl.command("start-table"), ctl.screen
+('lobby', None, None, 'table')
+"""
+
+from __future__ import annotations
+
+from game.errors import ParseError
+
+from .controller import Controller
+from .host import HostTable
+
+
+class HostController(Controller):
+    multiplayer = True
+    hosting = True
+
+    def __init__(self, table: HostTable, seed_source, prefs: dict | None = None):
+        super().__init__(seed_source, prefs)
+        self.table = table
+        self.seat = 0
+        self.link = ""       # the relay's state in words, set by the glue
+        self.invite = ""     # the invite link, set by the glue
+        self.session = table.session
+        table.on_move = super()._take      # a guest's move: update the host's screen too
+        if table.started:
+            self._reset_screen()
+        else:
+            self.screen = "lobby"
+
+    @property
+    def room(self) -> str:
+        return self.table.room
+
+    @property
+    def chat(self) -> list[dict]:
+        return self.table.chat
+
+    def names(self) -> list[str]:
+        return self.session.names if self.session else [s.name for s in self.table.seats]
+
+    def levels(self) -> list[str | None]:
+        if self.session:
+            return self.session.bots
+        return [s.level for s in self.table.seats]
+
+    def presence(self) -> list[bool]:
+        return [self.table.online(seat) for seat in range(self.table.players)]
+
+    def can_resume(self) -> bool:
+        return False
+
+    def bot_waiting(self) -> bool:
+        return self.session is not None and super().bot_waiting()
+
+    def _take(self, events, starter) -> None:
+        super()._take(events, starter)
+        self.table.changed(events, starter)
+
+    def _do_seat(self, arg) -> None:
+        seat, _, level = str(arg).partition(":")
+        self.table.set_seat(int(seat), None if level == "open" else level)
+
+    def _do_start_table(self, _=None) -> None:
+        self.table.start()
+        self.session = self.table.session
+        self._reset_screen()
+
+    def _do_new_game(self, _=None) -> None:
+        self.table.rematch()
+        self._reset_screen()
+
+    def _do_stand_in(self, arg) -> None:
+        seat, _, level = str(arg).partition(":")
+        self.table.stand_in(int(seat), level or self.prefs["level"])
+
+    def _do_give_back(self, arg) -> None:
+        self.table.give_back(int(arg))
+
+    def _do_chat(self, form) -> None:
+        text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
+        self.table.say(0, text)
+
+    def _do_menu(self, _=None) -> None:
+        raise ParseError("leave the table to change it")

@@ -1,0 +1,189 @@
+"""HTML for tables with friends: the lobby, the guest's join form, a refusal, and the chat
+and presence panel. Pure functions of a `HostController` or a `GuestController`; every
+name and chat line is escaped, so it is text, never markup.
+
+>>> from web.guest import GuestController
+>>> ctl = GuestController("room-0123456789", name="<b>Bo</b>")
+>>> html = render_join(ctl)
+>>> 'data-testid="join"' in html and "&lt;b&gt;Bo" in html and "<b>Bo" not in html
+True
+"""
+
+from __future__ import annotations
+
+import time
+from html import escape
+
+from game.bots import BOT_LEVELS
+
+from .board import SIDE_COLOURS
+
+
+def seats_info(ctl) -> list[dict]:
+    """Each seat as the lobby shows it: name, kind, level, online, stand_in."""
+    if getattr(ctl, "hosting", False):
+        return [ctl.table.seat_json(seat) for seat in range(ctl.table.players)]
+    return ctl.table["seats"] if ctl.table else []
+
+
+def table_config(ctl) -> tuple[int, int]:
+    if getattr(ctl, "hosting", False):
+        return ctl.table.players, ctl.table.target
+    return ctl.table["players"], ctl.table["target"]
+
+
+def clock(at: float, offset_minutes: int) -> str:
+    """``HH:MM`` of a time in seconds since 1970, shifted by the viewer's UTC offset."""
+    return time.strftime("%H:%M", time.gmtime(at + offset_minutes * 60))
+
+
+def seat_tag(ctl, seat: int, info: dict) -> str:
+    me = getattr(ctl, "seat", 0)
+    if info["kind"] == "open":
+        return "waiting for a friend"
+    parts = []
+    if seat == me:
+        parts.append("you")
+    if info["kind"] == "host":
+        parts.append("host")
+    if info["kind"] == "bot":
+        parts.append(f"bot, {info['level']}")
+    if info["stand_in"]:
+        parts.append(f"a {info['stand_in']} bot plays for now")
+    if info["kind"] in ("person", "host") and not info["online"]:
+        parts.append("away")
+    return ", ".join(parts)
+
+
+def seat_controls(ctl, seat: int, info: dict, started: bool) -> str:
+    """The host's buttons for one seat: bots in the lobby, stand-ins during the game."""
+    if not getattr(ctl, "hosting", False) or seat == 0:
+        return ""
+    buttons = []
+    if not started and info["kind"] in ("open", "bot"):
+        for level in BOT_LEVELS:
+            current = info["kind"] == "bot" and info["level"] == level
+            buttons.append(f'<button type="button" class="mini{" on" if current else ""}" data-action="seat" '
+                           f'data-arg="{seat}:{level}" data-testid="bot-{seat}-{level}" '
+                           f'aria-pressed="{str(current).lower()}">{level.capitalize()} bot</button>')
+        if info["kind"] == "bot":
+            buttons.append(f'<button type="button" class="mini" data-action="seat" data-arg="{seat}:open" '
+                           f'data-testid="empty-{seat}">Empty seat</button>')
+    elif started and info["kind"] == "person":
+        if info["stand_in"]:
+            buttons.append(f'<button type="button" class="mini" data-action="give-back" data-arg="{seat}" '
+                           f'data-testid="give-back-{seat}">Give the seat back</button>')
+        elif not info["online"]:
+            buttons.append(f'<button type="button" class="mini" data-action="stand-in" data-arg="{seat}:medium" '
+                           f'data-testid="stand-in-{seat}">Let a bot play</button>')
+    return f'<span class="controls">{"".join(buttons)}</span>' if buttons else ""
+
+
+def seat_list(ctl, started: bool) -> str:
+    players, _ = table_config(ctl)
+    rows = []
+    for seat, info in enumerate(seats_info(ctl)):
+        side = seat % 2 if players == 4 else seat
+        team = f'<span class="team">team {side + 1}</span>' if players == 4 else ""
+        state = "open" if info["kind"] == "open" else "online" if info["online"] else "away"
+        name = escape(info["name"]) if info["kind"] != "open" else "Empty seat"
+        rows.append(
+            f'<li class="seat-row {state}" data-testid="seat-{seat}" style="--side:{SIDE_COLOURS[side]}">'
+            f'<span class="dot" title="{state}"></span><span class="name">{name}</span>{team}'
+            f'<span class="tag">{escape(seat_tag(ctl, seat, info))}</span>'
+            f'{seat_controls(ctl, seat, info, started)}</li>')
+    return f'<ol class="seat-list" data-testid="seats">{"".join(rows)}</ol>'
+
+
+def render_lobby(ctl) -> str:
+    if not ctl.table:
+        return (f'<section class="start" data-testid="connecting"><h2>Joining the table…</h2>'
+                f'{link_status(ctl) or "<p class=hint>Connecting to the host.</p>"}</section>')
+    players, target = table_config(ctl)
+    hosting = getattr(ctl, "hosting", False)
+    invite = ""
+    if hosting:
+        invite = (f'<div class="invite"><label class="field" for="invite-link">Invite link: send it to your '
+                  f'friends</label><div class="invite-row"><input id="invite-link" readonly '
+                  f'value="{escape(ctl.invite)}" data-testid="invite-link">'
+                  f'<button type="button" class="primary" data-action="copy-link" data-testid="copy-link">'
+                  f'Copy</button></div></div>')
+    partners = ('<p class="hint">Partners sit opposite: seats 1 and 3 (team 1) play seats 2 and 4 (team 2).</p>'
+                if players == 4 else "")
+    if hosting:
+        waiting = len(ctl.table.open_seats())
+        ready = ctl.table.can_start()
+        note = ("Everyone is seated." if ready else
+                f"{waiting} empty seat{'s' if waiting > 1 else ''}: wait for a friend or put a bot there.")
+        start = (f'<div class="actions"><button class="primary" data-action="start-table" data-testid="start-table"'
+                 f'{"" if ready else " disabled"}>Start the game</button></div><p class="hint">{note}</p>')
+    else:
+        start = '<p class="waiting" data-testid="await-start">Waiting for the host to start the game…</p>'
+    error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
+    return f"""
+<div class="lobby-wrap">
+<section class="lobby" data-testid="lobby">
+  <h2>Table for {players} · game to {target}</h2>
+  {invite}
+  {link_status(ctl)}
+  {seat_list(ctl, False)}
+  {partners}
+  {start}{error}
+</section>
+{chat_panel(ctl, presence=False)}
+</div>"""
+
+
+def link_status(ctl) -> str:
+    text = getattr(ctl, "link", "")
+    return f'<p class="link-status" role="status" data-testid="link-status">{escape(text)}</p>' if text else ""
+
+
+def render_join(ctl) -> str:
+    return f"""
+<form class="start join" data-testid="join" data-action="join" autocomplete="off">
+  <h2>Join a cribbage table</h2>
+  <p class="hint">A friend invited you. Type your name and sit down; the game runs in your friend's
+  browser and yours.</p>
+  <label class="field">Your name
+    <input name="name" maxlength="24" value="{escape(ctl.prefs.get('name', ''))}" placeholder="Your name"
+           data-testid="name" required autofocus></label>
+  <div class="actions"><button type="submit" data-testid="sit-down">Sit down</button></div>
+  {link_status(ctl)}
+  {f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""}
+</form>"""
+
+
+def render_rejected(ctl) -> str:
+    return f"""
+<section class="start" data-testid="rejected">
+  <h2>You can't join this table</h2>
+  <p role="alert" data-testid="reject-reason">{escape(ctl.rejected)}</p>
+  <div class="actions"><a class="secondary" href="./">Play the bots instead</a></div>
+</section>"""
+
+
+def chat_panel(ctl, presence: bool = True) -> str:
+    offset = getattr(ctl, "utc_offset", 0)
+    lines = []
+    for line in ctl.chat[-200:]:
+        when = f'<time>{clock(line["at"], offset)}</time>'
+        if line["system"]:
+            lines.append(f'<li class="system">{when} <span class="text">{escape(line["text"])}</span></li>')
+        else:
+            lines.append(f'<li>{when} <b class="speaker">{escape(line["name"])}</b> '
+                         f'<span class="text">{escape(line["text"])}</span></li>')
+    people = ""
+    if presence and ctl.table:
+        people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
+    return f"""
+<section class="chat" data-testid="chat" aria-label="Table chat">
+  {people}
+  <h3>Table chat</h3>
+  <ol class="chat-lines" data-testid="chat-lines" aria-live="polite">{"".join(lines)}</ol>
+  <form class="chat-form" data-action="chat" autocomplete="off">
+    <input name="text" maxlength="280" placeholder="Say something to the table" aria-label="Chat message"
+           data-testid="chat-input">
+    <button type="submit" data-testid="chat-send">Send</button>
+  </form>
+</section>"""

@@ -1,0 +1,268 @@
+"""The wire protocol between a table's host and its guests: one envelope, one parser.
+
+Every message is a JSON object ``{"v": 1, "type": ..., ...}`` sent over the data channel.
+`parse(text, sender)` is the only way in: it checks the size, the version, the type allowed
+for that sender and every field, and returns a `Message` whose values are already engine
+types (`Action`, `View`, `Event`). Anything else raises `ProtocolError` with a reason a
+person can read; the caller drops the message and logs the reason. Pure Python.
+
+    guest -> host   hello {name, token}      action {state_id, action}      chat {text}
+    host -> guest   welcome {seat, token}    reject {reason, text}          error {text}
+                    table {players, target, started, seats}                 chat {lines}
+                    view {view, events, log}   (log: the whole history on a full sync, else null)
+
+>>> message = parse(hello("Ann", None), "guest")
+>>> message.type, message["name"], message["token"]
+('hello', 'Ann', None)
+>>> parse('{"v": 2, "type": "hello"}', "guest")
+Traceback (most recent call last):
+...
+web.protocol.ProtocolError: this table speaks protocol version 1, not 2: reload the page
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from game.actions import Action
+from game.codec import event_from_json, event_to_json, view_from_json, view_to_json
+from game.errors import ParseError
+
+VERSION = 1
+MAX_GUEST_BYTES = 2_048          # a guest's messages are small
+MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
+MAX_NAME = 24
+MAX_CHAT = 280
+MAX_LOG_LINES = 400
+MAX_CHAT_LINES = 100
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+SEAT_KINDS = ("host", "person", "bot", "open")
+REJECT_REASONS = {
+    "full": "This table is full: every seat is taken.",
+    "version": "This table runs another version of the game. Reload the page (both of you).",
+    "closed": "The host has closed this table.",
+    "replaced": "You opened this table in another tab or window.",
+}
+FIELDS = {
+    "guest": {
+        "hello": {"name", "token"},
+        "action": {"state_id", "action"},
+        "chat": {"text"},
+    },
+    "host": {
+        "welcome": {"seat", "token"},
+        "reject": {"reason", "text"},
+        "error": {"text"},
+        "table": {"players", "target", "started", "seats"},
+        "view": {"view", "events", "log"},
+        "chat": {"lines"},
+    },
+}
+
+
+class ProtocolError(ValueError):
+    """A message that is dropped; ``code`` is ``"version"`` for a version mismatch."""
+
+    def __init__(self, reason: str, code: str = "malformed"):
+        super().__init__(reason)
+        self.code = code
+
+
+class Message:
+    """A parsed, validated message: ``type`` and its fields by name."""
+
+    __slots__ = ("type", "fields")
+
+    def __init__(self, type: str, fields: dict):
+        self.type, self.fields = type, fields
+
+    def __getitem__(self, name):
+        return self.fields[name]
+
+    def __repr__(self) -> str:
+        return f"Message({self.type!r}, {self.fields!r})"
+
+
+def parse(text, sender: str) -> Message:
+    """Validate one message that ``sender`` (``"guest"`` or ``"host"``) sent."""
+    limit = MAX_GUEST_BYTES if sender == "guest" else MAX_HOST_BYTES
+    if not isinstance(text, str):
+        raise ProtocolError("a message is text")
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError(f"a message is at most {limit} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("a message is JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object")
+    version = data.get("v")
+    if version != VERSION or isinstance(version, bool):
+        raise ProtocolError(f"this table speaks protocol version {VERSION}, not {str(version)[:10]}: "
+                            f"reload the page", "version")
+    kind = data.get("type")
+    allowed = FIELDS[sender]
+    if not isinstance(kind, str) or kind not in allowed:
+        raise ProtocolError(f"a {sender} does not send {str(kind)[:20]!r} messages")
+    if set(data) != allowed[kind] | {"v", "type"}:
+        raise ProtocolError(f"a {kind} message has exactly: {', '.join(sorted(allowed[kind]))}")
+    try:
+        return Message(kind, READERS[kind, sender](data))
+    except ProtocolError:
+        raise
+    except (ParseError, ValueError, TypeError, KeyError, IndexError, AttributeError) as bad:
+        raise ProtocolError(f"a bad {kind} message: {str(bad)[:120]}") from None
+
+
+# ---- field readers ----
+
+def _text(value, limit: int, what: str, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{what} is text")
+    clean = "".join(ch for ch in value if ch.isprintable()).strip()
+    if len(value) > 4 * limit or len(clean) > limit:
+        raise ProtocolError(f"{what} is at most {limit} characters")
+    if not clean and not empty:
+        raise ProtocolError(f"{what} is empty")
+    return clean
+
+
+def _int(value, low: int, high: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError(f"{what} is a whole number from {low} to {high}")
+    return value
+
+
+def _token(value, optional: bool = False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not TOKEN.fullmatch(value):
+        raise ProtocolError("a seat token is 16 to 64 letters, digits, - or _")
+    return value
+
+
+def _list(value, limit: int, what: str) -> list:
+    if not isinstance(value, list) or len(value) > limit:
+        raise ProtocolError(f"{what} is a list of at most {limit}")
+    return value
+
+
+def _hello(data) -> dict:
+    return {"name": _text(data["name"], MAX_NAME, "a name"), "token": _token(data["token"], optional=True)}
+
+
+def _action(data) -> dict:
+    return {"state_id": _int(data["state_id"], 0, 10**7, "a state id"), "action": Action.from_json(data["action"])}
+
+
+def _guest_chat(data) -> dict:
+    return {"text": _text(data["text"], MAX_CHAT, "a chat line")}
+
+
+def _welcome(data) -> dict:
+    return {"seat": _int(data["seat"], 0, 3, "a seat"), "token": _token(data["token"])}
+
+
+def _reject(data) -> dict:
+    if data["reason"] not in REJECT_REASONS:
+        raise ProtocolError("unknown reject reason")
+    return {"reason": data["reason"], "text": _text(data["text"], 300, "a reason")}
+
+
+def _error(data) -> dict:
+    return {"text": _text(data["text"], 300, "an error")}
+
+
+def _seat(data) -> dict:
+    if not isinstance(data, dict) or set(data) != {"name", "kind", "level", "online", "stand_in"}:
+        raise ProtocolError("a seat has exactly: kind, level, name, online, stand_in")
+    if data["kind"] not in SEAT_KINDS:
+        raise ProtocolError("unknown seat kind")
+    for key in ("level", "stand_in"):
+        if data[key] is not None:
+            _text(data[key], 12, "a bot level")
+    return {"name": _text(data["name"], MAX_NAME, "a name", empty=True), "kind": data["kind"],
+            "level": data["level"], "online": bool(data["online"]), "stand_in": data["stand_in"]}
+
+
+def _table(data) -> dict:
+    players = _int(data["players"], 2, 4, "players")
+    if data["target"] not in (61, 121):
+        raise ProtocolError("a game is to 61 or 121")
+    seats = [_seat(seat) for seat in _list(data["seats"], 4, "seats")]
+    if len(seats) != players:
+        raise ProtocolError("a table lists every seat")
+    return {"players": players, "target": data["target"], "started": bool(data["started"]), "seats": seats}
+
+
+def _view(data) -> dict:
+    log = data["log"]
+    if log is not None:
+        log = [_text(line, 400, "a log line", empty=True) for line in _list(log, MAX_LOG_LINES, "the log")]
+    return {"view": view_from_json(data["view"]),
+            "events": [event_from_json(event) for event in _list(data["events"], 200, "events")],
+            "log": log}
+
+
+def _host_chat(data) -> dict:
+    lines = []
+    for line in _list(data["lines"], MAX_CHAT_LINES, "chat lines"):
+        if not isinstance(line, dict) or set(line) != {"at", "name", "text", "system"}:
+            raise ProtocolError("a chat line has exactly: at, name, system, text")
+        at = line["at"]
+        if not isinstance(at, (int, float)) or isinstance(at, bool) or not 0 <= at < 1e11:
+            raise ProtocolError("a chat time is seconds since 1970")
+        lines.append({"at": float(at), "name": _text(line["name"], MAX_NAME, "a name", empty=True),
+                      "text": _text(line["text"], 400, "a chat line"), "system": bool(line["system"])})
+    return {"lines": lines}
+
+
+READERS = {
+    ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
+    ("welcome", "host"): _welcome, ("reject", "host"): _reject, ("error", "host"): _error,
+    ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
+}
+
+
+# ---- builders: the text each side sends ----
+
+def _dump(kind: str, **fields) -> str:
+    return json.dumps({"v": VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+def hello(name: str, token: str | None) -> str:
+    return _dump("hello", name=name, token=token)
+
+
+def action(state_id: int, act: Action) -> str:
+    return _dump("action", state_id=state_id, action=act.to_json())
+
+
+def chat(text: str) -> str:
+    return _dump("chat", text=text)
+
+
+def welcome(seat: int, token: str) -> str:
+    return _dump("welcome", seat=seat, token=token)
+
+
+def reject(reason: str) -> str:
+    return _dump("reject", reason=reason, text=REJECT_REASONS[reason])
+
+
+def error(text: str) -> str:
+    return _dump("error", text=text[:300])
+
+
+def table(players: int, target: int, started: bool, seats: list[dict]) -> str:
+    return _dump("table", players=players, target=target, started=started, seats=seats)
+
+
+def view(seat_view, events, log=None) -> str:
+    return _dump("view", view=view_to_json(seat_view), events=[event_to_json(e) for e in events],
+                 log=None if log is None else list(log)[-MAX_LOG_LINES:])
+
+
+def chat_lines(lines: list[dict]) -> str:
+    return _dump("chat", lines=lines[-MAX_CHAT_LINES:])

@@ -1,0 +1,380 @@
+"""Browser networking for tables with friends: the relay's WebSocket and WebRTC data channels.
+One of the few modules allowed to touch the FFI. It moves text only: what the text means is
+`web.protocol`'s business, and who may send what is `web.host`'s.
+
+Star topology: the host keeps one RTCPeerConnection and data channel per guest. Signalling
+payloads (opaque to the relay) are JSON objects with ``kind``:
+``want-offer`` (a guest without a channel asks; carries the protocol version),
+``host-here`` (a host that (re)joined tells everyone), ``offer`` / ``answer`` (complete SDP,
+candidates included, so no trickle), ``version`` (the host speaks another protocol version).
+Once a channel is open the relay is not needed: a game survives a relay restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import js
+from pyodide.ffi import create_proxy, to_js
+
+from .protocol import VERSION
+
+GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
+RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
+ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
+STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
+STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
+         "the page. Still trying…")
+
+
+def relay_url() -> str:
+    """The relay's address: the page's <meta name="cribbage-relay">, else this origin's /relay."""
+    meta = js.document.querySelector('meta[name="cribbage-relay"]')
+    configured = (meta.getAttribute("content") or "").strip() if meta else ""
+    if configured:
+        return configured
+    location = js.window.location
+    scheme = "wss" if location.protocol == "https:" else "ws"
+    return f"{scheme}://{location.host}/relay"
+
+
+def ice_servers() -> list:
+    """STUN/TURN servers from <meta name="cribbage-ice-servers" content='[...]'> (none by default)."""
+    meta = js.document.querySelector('meta[name="cribbage-ice-servers"]')
+    try:
+        servers = json.loads(meta.getAttribute("content") or "[]") if meta else []
+    except ValueError:
+        return []
+    return servers if isinstance(servers, list) else []
+
+
+def _js(value):
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+class Listeners:
+    """Event listeners we own: kept alive while attached, destroyed on `clear`."""
+
+    def __init__(self):
+        self.items = []
+
+    def on(self, target, name: str, handler) -> None:
+        proxy = create_proxy(handler)
+        target.addEventListener(name, proxy)
+        self.items.append((target, name, proxy))
+
+    def clear(self) -> None:
+        for target, name, proxy in self.items:
+            target.removeEventListener(name, proxy)
+            proxy.destroy()
+        self.items.clear()
+
+
+class Signal:
+    """The relay's WebSocket for one room, reconnecting with backoff until closed."""
+
+    def __init__(self, room: str, on_joined, on_from, on_peer_left, on_status):
+        self.room, self.url = room, relay_url()
+        self.on_joined, self.on_from, self.on_peer_left, self.on_status = on_joined, on_from, on_peer_left, on_status
+        self.socket = None
+        self.listeners = Listeners()
+        self.closed = False
+        self.delay = 0.5
+        self.joined = False
+
+    def open(self) -> None:
+        self.listeners.clear()
+        self.joined = False
+        try:
+            self.socket = js.WebSocket.new(self.url)
+        except Exception:   # a malformed configured address: say so, retry later
+            self.on_status("The table's relay address is not valid.")
+            return
+        self.listeners.on(self.socket, "open", self._opened)
+        self.listeners.on(self.socket, "message", self._message)
+        self.listeners.on(self.socket, "close", self._closed)
+
+    def _opened(self, _event) -> None:
+        self.delay = 0.5
+        self.socket.send(json.dumps({"type": "join", "room": self.room}))
+
+    def _message(self, event) -> None:
+        try:
+            message = json.loads(str(event.data))
+        except ValueError:
+            return
+        kind = message.get("type")
+        if kind == "joined":
+            self.joined = True
+            self.on_joined(message.get("peers", []))
+        elif kind == "from":
+            try:
+                payload = json.loads(message.get("data", ""))
+            except ValueError:
+                return
+            if isinstance(payload, dict):
+                self.on_from(message.get("from"), payload)
+        elif kind == "peer-left":
+            self.on_peer_left(message.get("id"))
+        elif kind == "error":
+            js.console.warn(f"relay: {message.get('code')}: {message.get('reason')}")
+            if message.get("code") in ("room-full", "too-many-rooms", "bad-room"):
+                self.on_status(f"The relay refused this table: {message.get('reason')}")
+
+    def _closed(self, _event) -> None:
+        self.joined = False
+        if self.closed:
+            return
+        self.on_status("")
+        asyncio.ensure_future(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        await asyncio.sleep(self.delay)
+        self.delay = min(self.delay * 2, RETRY_MAX)
+        if not self.closed:
+            self.open()
+
+    def send(self, to, payload: dict) -> bool:
+        if self.socket is None or not self.joined or self.socket.readyState != 1:
+            return False
+        self.socket.send(json.dumps({"type": "send", "to": to, "data": json.dumps(payload)}))
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.listeners.clear()
+        if self.socket is not None:
+            self.socket.close()
+
+
+async def _gathered(pc) -> None:
+    """Wait until ICE gathering is complete (or GATHER_TIMEOUT passes)."""
+    for _ in range(int(GATHER_TIMEOUT / 0.02)):
+        if pc.iceGatheringState == "complete":
+            return
+        await asyncio.sleep(0.02)
+
+
+def _config():
+    return _js({"iceServers": ice_servers()})
+
+
+class Peer:
+    """One RTCPeerConnection with its data channel and the listeners we own."""
+
+    def __init__(self):
+        self.pc = js.RTCPeerConnection.new(_config())
+        self.channel = None
+        self.listeners = Listeners()
+        self.open = False
+        self.ended = False
+
+    def attach(self, channel, on_open, on_message, on_close) -> None:
+        """Attach the channel's handlers now (never later: the open event would be lost)."""
+        self.channel = channel
+
+        def opened(_event):
+            self.open = True
+            on_open()
+
+        def closed(_event):
+            self.open = False
+            if not self.ended:      # once, whether the channel or the connection said so first
+                self.ended = True
+                on_close()
+
+        self.listeners.on(channel, "open", opened)
+        self.listeners.on(channel, "message", lambda event: on_message(str(event.data)))
+        self.listeners.on(channel, "close", closed)
+
+        def state(_event):
+            if self.pc.connectionState in ("failed", "closed") and self.channel is not None:
+                closed(None)
+        self.listeners.on(self.pc, "connectionstatechange", state)
+
+    def send(self, text: str) -> None:
+        if self.channel is not None and self.channel.readyState == "open":
+            self.channel.send(text)
+
+    def close(self) -> None:
+        self.ended = True
+        self.listeners.clear()
+        if self.channel is not None:
+            self.channel.close()
+        self.pc.close()
+        self.open = False
+
+
+class HostNet:
+    """The host's side: answers guests' requests with offers, one data channel per guest.
+    Calls ``on_open(conn)``, ``on_message(conn, text)``, ``on_close(conn)``; ``conn`` is a
+    fresh id per channel."""
+
+    def __init__(self, room: str, on_open, on_message, on_close, on_status):
+        self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.peers: dict[str, Peer] = {}    # relay id -> peer
+        self.conns: dict[str, Peer] = {}    # conn -> peer
+        self.count = 0
+        self.signal = Signal(room, self._joined, self._from, self._left, on_status)
+
+    def start(self) -> None:
+        self.signal.open()
+
+    def _joined(self, _peers) -> None:
+        self.on_status("")
+        self.signal.send(None, {"kind": "host-here", "v": VERSION})
+
+    def _left(self, relay_id) -> None:
+        pass   # a guest's channel outlives its relay connection
+
+    def _from(self, sender, payload: dict) -> None:
+        kind = payload.get("kind")
+        if kind == "want-offer":
+            if payload.get("v") != VERSION:
+                self.signal.send(sender, {"kind": "version", "v": VERSION})
+                return
+            asyncio.ensure_future(self._offer(sender))
+        elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
+            asyncio.ensure_future(self._answer(self.peers[sender], payload["sdp"]))
+
+    async def _offer(self, relay_id: str) -> None:
+        old = self.peers.pop(relay_id, None)
+        if old is not None and not old.open:
+            old.close()
+        self.count += 1
+        conn = f"c{self.count}"
+        peer = Peer()
+        self.peers[relay_id] = peer
+        self.conns[conn] = peer
+        channel = peer.pc.createDataChannel("table", _js({"ordered": True}))
+        peer.attach(channel, lambda: self.on_open(conn), lambda text: self.on_message(conn, text),
+                    lambda: self._closed(conn))
+        offer = await peer.pc.createOffer()
+        await peer.pc.setLocalDescription(offer)
+        await _gathered(peer.pc)
+        self.signal.send(relay_id, {"kind": "offer", "sdp": peer.pc.localDescription.sdp})
+
+    async def _answer(self, peer: Peer, sdp: str) -> None:
+        if peer.pc.signalingState == "have-local-offer":
+            await peer.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp}))
+
+    def _closed(self, conn: str) -> None:
+        peer = self.conns.pop(conn, None)
+        if peer is None:
+            return
+        for relay_id, known in list(self.peers.items()):
+            if known is peer:
+                del self.peers[relay_id]
+        peer.close()
+        self.on_close(conn)
+
+    def send(self, conn, text: str) -> None:
+        peer = self.conns.get(conn)
+        if peer is not None:
+            peer.send(text)
+
+    def close(self) -> None:
+        self.signal.close()
+        for peer in self.conns.values():
+            peer.close()
+        self.conns.clear()
+        self.peers.clear()
+
+
+class GuestNet:
+    """A guest's side: asks the room for an offer until a channel to the host is open."""
+
+    def __init__(self, room: str, on_open, on_message, on_close, on_status):
+        self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.peer: Peer | None = None
+        self.host_id = None
+        self.closed = False
+        self.since = None
+        self.signal = Signal(room, self._joined, self._from, self._left, self._relay_status)
+
+    def start(self) -> None:
+        self.signal.open()
+        asyncio.ensure_future(self._ask_loop())
+
+    @property
+    def connected(self) -> bool:
+        return self.peer is not None and self.peer.open
+
+    def _relay_status(self, text: str) -> None:
+        if not self.connected:
+            self.on_status(text or "Connecting to the table…")
+
+    def _joined(self, peers) -> None:
+        if self.connected:
+            return
+        if not peers:
+            self.on_status(STALE)
+        self.signal.send(None, {"kind": "want-offer", "v": VERSION})
+
+    def _left(self, relay_id) -> None:
+        pass
+
+    async def _ask_loop(self) -> None:
+        loop = asyncio.get_event_loop()
+        self.since = loop.time()
+        while not self.closed:
+            await asyncio.sleep(ASK_EVERY)
+            if self.connected:
+                self.since = loop.time()
+                continue
+            if self.signal.joined:
+                self.signal.send(None, {"kind": "want-offer", "v": VERSION})
+            if loop.time() - self.since > STALE_AFTER:
+                self.on_status(STALE)
+
+    def _from(self, sender, payload: dict) -> None:
+        kind = payload.get("kind")
+        if kind == "host-here" and not self.connected:
+            self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
+        elif kind == "offer" and not self.connected and isinstance(payload.get("sdp"), str):
+            asyncio.ensure_future(self._answer(sender, payload["sdp"]))
+        elif kind == "version":
+            self.on_status("version")
+
+    async def _answer(self, sender, sdp: str) -> None:
+        if self.peer is not None:
+            self.peer.close()
+        peer = self.peer = Peer()
+        self.host_id = sender
+
+        def channel_arrived(event):
+            peer.attach(event.channel, self._opened, self.on_message, lambda: self._closed(peer))
+        peer.listeners.on(peer.pc, "datachannel", channel_arrived)
+        await peer.pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp}))
+        answer = await peer.pc.createAnswer()
+        await peer.pc.setLocalDescription(answer)
+        await _gathered(peer.pc)
+        if self.peer is peer:
+            self.signal.send(sender, {"kind": "answer", "sdp": peer.pc.localDescription.sdp})
+
+    def _opened(self) -> None:
+        self.on_status("")
+        self.on_open()
+
+    def _closed(self, peer: Peer) -> None:
+        if peer is not self.peer:
+            return
+        self.peer = None
+        peer.close()
+        self.since = asyncio.get_event_loop().time()
+        self.on_close()
+        if self.signal.joined:
+            self.signal.send(None, {"kind": "want-offer", "v": VERSION})
+
+    def send(self, text: str) -> bool:
+        if self.connected:
+            self.peer.send(text)
+            return True
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+        self.signal.close()
+        if self.peer is not None:
+            self.peer.close()
