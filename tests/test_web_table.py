@@ -132,6 +132,17 @@ def test_a_saved_table_resumes_and_damage_is_refused():
 
 
 def test_saved_preferences_are_cleaned():
-    prefs = clean_prefs({"name": "x" * 100, "players": "4", "target": 61, "auto_continue": "yes"})
-    assert prefs == {"name": "x" * 24, "level": "medium", "players": 2, "target": 61,
-                     "auto_continue": False}
+    prefs = clean_prefs({"name": "x" * 100, "players": "4", "target": 61, "auto_continue": "yes",
+                         "sort": "suit", "evil": 1})
+    assert prefs["name"] == "x" * 24 and prefs["players"] == 2 and prefs["target"] == 61
+    assert prefs["auto_continue"] is False and prefs["sort"] == "suit" and "evil" not in prefs
+
+
+def test_the_hand_follows_the_sort_preference():
+    ctl = start()
+    ctl.prefs["sort"] = "suit"
+    hand = re.search(r'data-testid="hand">(.*?)</div>', render(ctl)).group(1)
+    shown = re.findall(r'data-card="(\w\w)"', hand)
+    assert shown == [str(c) for c in sorted(ctl.view().hand, key=lambda c: ("CDHS".index(c.suit), c.rank))]
+    ctl.command("key", "1")
+    assert {str(c) for c in ctl.selected} == {shown[0]}

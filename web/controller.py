@@ -23,31 +23,37 @@ from game.errors import ParseError
 from game.events import Event
 from game.view import View
 
+from .profile import DEFAULT_PREFS
+from .profile import clean_prefs as profile_prefs
 from .session import Session, clean_name
 
 ME = 0
 BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
-DEFAULTS = {"name": "", "level": "medium", "players": 2, "target": 121, "auto_continue": False}
+DEFAULTS = {"name": "", **DEFAULT_PREFS}
 
 
 def clean_prefs(prefs) -> dict:
-    """Saved preferences, keeping only known keys with sensible values (storage is untrusted).
+    """The profile's preferences (see `web.profile.PREFERENCES`) plus the player's name;
+    storage is untrusted, so unknown keys and odd values fall back to the defaults.
 
     >>> clean_prefs({"players": 9, "level": "hard", "evil": "<script>"})["players"], clean_prefs(None)["level"]
     (2, 'medium')
     """
     prefs = prefs if isinstance(prefs, dict) else {}
-    clean = dict(DEFAULTS)
-    if isinstance(prefs.get("name"), str):
-        clean["name"] = clean_name(prefs["name"], "")
-    if prefs.get("level") in BOT_LEVELS:
-        clean["level"] = prefs["level"]
-    if prefs.get("players") in (2, 3, 4):
-        clean["players"] = prefs["players"]
-    if prefs.get("target") in (61, 121):
-        clean["target"] = prefs["target"]
-    clean["auto_continue"] = prefs.get("auto_continue") is True
-    return clean
+    name = prefs.get("name")
+    return {"name": clean_name(name, "") if isinstance(name, str) else "", **profile_prefs(prefs)}
+
+
+def hand_order(cards, sort: str = "rank") -> list:
+    """The player's cards in the order the screen shows them (and keys 1-6 pick them).
+
+    >>> from game.cards import parse_cards
+    >>> [str(c) for c in hand_order(parse_cards("KH 2S 5H"), "suit")]
+    ['5H', 'KH', '2S']
+    """
+    if sort == "suit":
+        return sorted(cards, key=lambda card: ("CDHS".index(card.suit), card.rank))
+    return sorted(cards)
 
 
 class Controller:
@@ -162,7 +168,7 @@ class Controller:
             elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
                 self._do_confirm_discard()
         elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
-            card = sorted(view.hand)[int(key) - 1]
+            card = hand_order(view.hand, self.prefs["sort"])[int(key) - 1]
             if view.phase == DISCARDING:
                 self._do_select(str(card))
             elif view.phase == PLAYING and view.turn == ME:

@@ -22,6 +22,8 @@ from pyodide.ffi import create_proxy
 from game.errors import ParseError
 
 from .controller import Controller
+from .profile import Profile
+from .profile_screens import ProfileScreens
 from .guest import GuestController
 from .host import HostTable
 from .host_controller import HostController
@@ -31,11 +33,16 @@ from .session import Session, clean_name
 from .transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
-PREFS_KEY = "cribbage.prefs.v1"
+PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
+PROFILE_KEY = "cribbage.profile.v2"
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload
-BOT_DELAY = {"normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
+BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
+
+
+def now_iso() -> str:
+    return str(js.Date.new().toISOString())
 
 
 def new_seed() -> int:
@@ -48,9 +55,12 @@ class App:
     def __init__(self, root):
         self.root = root
         self.document = js.document
-        self.speed = self._speed_from_url()
-        self.ctl = Controller(seed_source=new_seed, prefs=self._load_json(PREFS_KEY) or {})
         self.notice = ""
+        self.profile = ProfileScreens(self._load_profile(), clock=now_iso)
+        self.speed_override = self._speed_from_url()
+        self.ctl = Controller(seed_source=new_seed, prefs=self.table_prefs())
+        self._recorded = None       # (session, state id) last offered to the profile
+        self._score_total = 0       # for the peg sound
         self.net = None
         self._proxies = []
         self._bots_running = False
@@ -61,7 +71,13 @@ class App:
         self._listen(self.root, "click", self.on_click)
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)
+        self._listen(self.root, "change", self.on_change)
         room = js.URLSearchParams.new(js.window.location.search).get("table")
+        shared = str(js.window.location.hash or "")
+        if shared.startswith("#record="):
+            self.profile.command("open-record", shared.removeprefix("#record="))
+            js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
+            self.save_profile()
         if room:
             self._open_table(str(room))
         else:
@@ -89,6 +105,14 @@ class App:
         # A missing attribute is JS null (falsy); a missing dataset key would raise instead.
         action, arg = target.getAttribute("data-action"), target.getAttribute("data-arg") or None
         self.notice = ""
+        if action == "export-profile":
+            self.download("cribbage-profile.json", self.profile.export())
+            return
+        if self.profile.command(action, arg):
+            if action == "share-record" and self.profile.clipboard:
+                asyncio.ensure_future(self.copy_text(self.share_link(self.profile.clipboard)))
+            self.after_input()
+            return
         if action == "copy-link":
             asyncio.ensure_future(self.copy_link())
             return
@@ -103,6 +127,11 @@ class App:
         form = event.target
         data = dict(js.Object.fromEntries(js.FormData.new(form, event.submitter)).to_py())
         action = form.getAttribute("data-action") or "start"
+        if action == "save-settings":    # Enter in the nickname field
+            self.profile.command("nickname", data.get("nickname", ""))
+            self.ctl.prefs.update(self.table_prefs())
+            self.after_input()
+            return
         if action == "start" and data.get("mode") == "friends":
             self.create_table(data)
             return
@@ -120,8 +149,33 @@ class App:
             self.ctl.command("key", event.key)
             self.after_input()
 
+    def on_change(self, event) -> None:
+        """Settings apply the moment they change; a chosen profile file is read and merged."""
+        target = event.target
+        pref = target.getAttribute("data-pref")
+        if pref:
+            self.profile.command("pref", (pref, str(target.value)))
+        elif target.getAttribute("data-testid") == "nickname":
+            self.profile.command("nickname", str(target.value))
+        elif target.getAttribute("data-action") == "import-profile" and target.files.length:
+            asyncio.ensure_future(self.import_file(target.files.item(0)))
+            return
+        else:
+            return
+        self.ctl.prefs.update(self.table_prefs())
+        self.after_input()
+
+    async def import_file(self, file) -> None:
+        if file.size > 4_000_000:
+            self.profile.message = "That file is too big to be a cribbage profile."
+        else:
+            self.profile.command("import-profile", str(await file.text()))
+            self.ctl.prefs.update(self.table_prefs())
+        self.after_input()
+
     def after_input(self) -> None:
         self.flush()      # the network first: the other players see the move sooner
+        self.record_finished_game()
         self.paint()
         self.save()
         self.kick_bots()
@@ -140,7 +194,10 @@ class App:
         for field in self.root.querySelectorAll("input[data-testid]"):
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
-        self.root.innerHTML = render(self.ctl) + self._notice_html()
+        self.apply_prefs()
+        screen = self.profile.render() if self.profile.screen else render(self.ctl)
+        self.root.innerHTML = screen + self._notice_html()
+        self.peg_sound()
         for name, value in typed.items():
             field = self.root.querySelector(f'input[data-testid="{name}"]')
             if field and value and not field.readOnly:
@@ -165,6 +222,97 @@ class App:
 
     # -- the bots' pace --
 
+    # -- the profile --
+
+    def table_prefs(self) -> dict:
+        """The profile's preferences as the table's controller reads them."""
+        return {**self.profile.profile.prefs, "name": self.profile.profile.nickname}
+
+    @property
+    def speed(self) -> str:
+        return self.speed_override or self.profile.profile.prefs["speed"]
+
+    def apply_prefs(self) -> None:
+        prefs = self.profile.profile.prefs
+        data = self.document.documentElement.dataset
+        data.theme, data.cardSize = prefs["theme"], prefs["card_size"]
+        data.fourColour = "true" if prefs["four_colour"] else "false"
+
+    def sync_table_prefs(self) -> None:
+        """What the start form changed (name, level, players, length) is the profile's too."""
+        prefs, profile = self.ctl.prefs, self.profile.profile
+        wanted = {key: prefs[key] for key in ("level", "players", "target", "auto_continue")
+                  if key in prefs}
+        if prefs.get("name", profile.nickname) != profile.nickname or \
+                any(profile.prefs[key] != value for key, value in wanted.items()):
+            self.profile._change(profile.with_prefs(now_iso(), nickname=prefs.get("name"), **wanted))
+
+    def record_finished_game(self) -> None:
+        """Keep each finished game (ours or hosted) in the profile, once."""
+        session = getattr(self.ctl, "session", None)
+        if session is None or session.state.phase != "over" or isinstance(self.ctl, GuestController):
+            return
+        key = (id(session), session.state.state_id, session.state.seed)
+        if key != self._recorded:
+            self._recorded = key
+            self.profile.game_finished(session, seat=0)
+
+    def peg_sound(self) -> None:
+        """A short click when points are pegged, if the player wants sound."""
+        view = self.ctl.view() if self.ctl.screen == "table" and getattr(self.ctl, "session", True) else None
+        total = sum(view.scores) if view is not None else 0
+        if total > self._score_total and self.profile.profile.prefs["sound"]:
+            try:
+                audio = js.window.AudioContext.new()
+                tone = audio.createOscillator()
+                gain = audio.createGain()
+                tone.frequency.value = 880
+                gain.gain.value = 0.04
+                tone.connect(gain)
+                gain.connect(audio.destination)
+                tone.start()
+                tone.stop(audio.currentTime + 0.06)
+            except Exception:   # no audio device or not allowed yet: stay silent
+                pass
+        self._score_total = total
+
+    def download(self, filename: str, text: str) -> None:
+        blob = js.Blob.new([text], js.Object.fromEntries([["type", "application/json"]]))
+        url = js.URL.createObjectURL(blob)
+        link = self.document.createElement("a")
+        link.href, link.download = url, filename
+        self.document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.URL.revokeObjectURL(url)
+
+    def share_link(self, fragment: str) -> str:
+        location = js.window.location
+        return f"{location.origin}{location.pathname}{fragment}"
+
+    async def copy_text(self, text: str) -> None:
+        try:
+            await js.navigator.clipboard.writeText(text)
+        except Exception:
+            self.profile.message = f"Copy this link: {text}"
+            self.paint()
+
+    def save_profile(self) -> None:
+        if self.profile.changed:
+            js.window.localStorage.setItem(PROFILE_KEY, self.profile.profile.to_json())
+            self.profile.changed = False
+
+    def _load_profile(self) -> Profile:
+        storage = js.window.localStorage
+        text = storage.getItem(PROFILE_KEY) or storage.getItem(PREFS_KEY)
+        if not text:
+            return Profile.new(now=now_iso())
+        try:
+            return Profile.from_json(str(text))
+        except ParseError as damaged:
+            self.notice = f"Your saved profile could not be read ({damaged}); starting a new one."
+            return Profile.new(now=now_iso())
+
     def kick_bots(self) -> None:
         if not self._bots_running:
             asyncio.ensure_future(self._run_bots())
@@ -187,6 +335,7 @@ class App:
                 else:
                     return
                 self.flush()
+                self.record_finished_game()
                 self.paint()
                 self.save()
         finally:
@@ -195,13 +344,14 @@ class App:
     # -- storage --
 
     def save(self) -> None:
+        self.sync_table_prefs()
+        self.save_profile()
         storage = js.window.localStorage
         if isinstance(self.ctl, GuestController):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
                                                        "name": self.ctl.prefs["name"]}))
             return
-        storage.setItem(PREFS_KEY, json.dumps(self.ctl.prefs))
         if isinstance(self.ctl, HostController):
             storage.setItem(HOST_KEY, self.ctl.table.to_json())
         elif self.ctl.session is not None:
@@ -351,7 +501,7 @@ class App:
         else:
             storage.removeItem(GUEST_KEY)
         prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None
-        self.ctl = Controller(seed_source=new_seed, prefs=prefs or self._load_json(PREFS_KEY) or {})
+        self.ctl = Controller(seed_source=new_seed, prefs=prefs or self.table_prefs())
         self._set_url(None)
         self.paint()
 
@@ -365,7 +515,7 @@ class App:
     def _speed_from_url(self) -> str:
         params = js.URLSearchParams.new(js.window.location.search)
         speed = params.get("speed")
-        return speed if speed in BOT_DELAY else "normal"
+        return speed if speed in BOT_DELAY else None
 
 
 def start(root_id: str = "table") -> App:

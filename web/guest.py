@@ -23,6 +23,7 @@ from game.events import side_name
 
 from . import protocol
 from .protocol import ProtocolError, parse
+from .controller import clean_prefs, hand_order
 from .session import clean_name
 
 CHAT_SHOWN = 200
@@ -36,7 +37,7 @@ class GuestController:
 
     def __init__(self, room: str, name: str = "", token: str | None = None):
         self.room, self.token = room, token
-        self.prefs = {"name": clean_name(name, ""), "auto_continue": False}
+        self.prefs = clean_prefs({"name": name})
         self.screen = "join"
         self.link = ""                    # the connection's state, in words ("" when all is well)
         self.rejected = ""
@@ -230,7 +231,7 @@ class GuestController:
             elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
                 self._do_confirm_discard()
         elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
-            card = sorted(view.hand)[int(key) - 1]
+            card = hand_order(view.hand, self.prefs["sort"])[int(key) - 1]
             if view.phase == DISCARDING:
                 self._do_select(str(card))
             elif view.phase == PLAYING and view.turn == view.seat:

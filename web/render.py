@@ -23,7 +23,7 @@ from game.cards import RANKS
 from game.engine import DISCARDING, OVER, PLAYING
 
 from .board import SIDE_COLOURS, board_svg
-from .controller import Controller
+from .controller import Controller, hand_order
 from .lobby import chat_panel, render_join, render_lobby, render_rejected
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -83,7 +83,12 @@ def render_start(ctl: Controller) -> str:
   <div class="friends"><button type="submit" name="mode" value="friends" class="secondary"
     data-testid="create-table">Invite friends instead</button>
     <span class="hint">You host: the table runs in your browser, friends join with a link.</span></div>
-  <p class="hint">Everything runs in your browser. No account needed.</p>
+  <div class="actions profile-links">
+    <button type="button" class="secondary" data-action="stats" data-testid="open-stats">Statistics</button>
+    <button type="button" class="secondary" data-action="settings" data-testid="open-settings">Settings</button>
+  </div>
+  <p class="hint">Everything runs in your browser. No account needed: your name, settings and
+    games stay on this device (Settings moves them to another).</p>
 </form>"""
 
 
@@ -219,7 +224,7 @@ def my_hand(ctl: Controller, view) -> str:
         not (getattr(ctl, "multiplayer", False) and ctl.levels()[me] is not None)
     playing = view.phase == PLAYING and view.turn == me and free
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
-    for index, card in enumerate(sorted(view.hand), start=1):
+    for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
         if discarding:
             chosen = card in ctl.selected
             attrs = (f'data-action="select" data-arg="{card}" aria-pressed="{str(chosen).lower()}" '

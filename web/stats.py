@@ -97,7 +97,7 @@ def results_svg(results, title: str) -> str:
     """Win rate over time: one dot per game (up for a win), and the running win rate."""
     if not results:
         return ""
-    width = max(len(results) * 6, 60)
+    width = max(len(results) * 6, 240)   # a few games stay small dots on a wide axis
     dots, line, wins = [], [], 0
     for index, (_, won) in enumerate(results):
         wins += won
