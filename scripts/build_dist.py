@@ -42,6 +42,8 @@ def site_files(root: Path = ROOT) -> list[str]:
     if not (vendor / "pyodide" / "pyodide.asm.wasm").exists():
         sys.exit("build_dist: web/vendor/ is missing: run scripts/setup first")
     for path in (root / "web").rglob("*"):
+        if path.suffix in (".gz", ".br"):   # precompressed copies are made for dist/ below
+            continue
         if path.is_file() and (path.is_relative_to(vendor) or path.suffix in
                                (".css", ".png", ".svg", ".webmanifest")):
             files.add(path.relative_to(root).as_posix())
