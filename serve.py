@@ -6,7 +6,14 @@
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
-and an ETag, so a reload revalidates instead of downloading Pyodide again.
+and an ETag, so a reload revalidates instead of downloading Pyodide again; PyScript's
+content-hashed chunks (web/vendor/pyscript/core-C9KDLldu.js) never change under their name
+and are cached for a year (`immutable`). When a precompressed sibling of the file exists
+(`x.wasm.br`, `x.wasm.gz`, written by scripts/vendor.py and scripts/build_dist.py) and the
+client's Accept-Encoding allows it, the sibling is sent instead (brotli first), with
+`Content-Encoding`, `Vary: Accept-Encoding` and its own ETag; nothing is compressed here.
+`--root dist` serves a site built by scripts/build_dist.py: its service worker (sw.js) and
+web app manifest sit at the root.
 
 The file logic (`respond`) knows nothing about sockets, and the transport is a small
 asyncio HTTP/1.1 server (one request per connection). A WebSocket upgrade of ``/relay``
@@ -51,7 +58,15 @@ MIME_TYPES = {
     ".zip": "application/zip",
     ".svg": "image/svg+xml",
     ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
 }
+# Precompressed siblings, in order of preference: (Accept-Encoding token, file suffix).
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+NO_CACHE = "no-cache"
+IMMUTABLE = "public, max-age=31536000, immutable"
+# A bundler's content hash ends the name of PyScript's chunks: core-C9KDLldu.js, toml-Blg7Izee.js.
+HASHED_CHUNK = re.compile(r"[a-z][a-z-]*-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{8}\.js")
+ROOT_FILES = ("index.html", "pyscript.toml", "sw.js", "manifest.webmanifest")
 HEAD_TIMEOUT = 10.0  # seconds a client gets to send its request line and headers
 MAX_HEADERS = 100
 
@@ -71,11 +86,13 @@ NOT_FOUND = Reply(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain; charset=ut
 def allowed(rel: PurePosixPath) -> bool:
     """Whether a path relative to the root belongs to the site.
 
+    sw.js and manifest.webmanifest exist only in a built dist/ (scripts/build_dist.py).
+
     >>> [allowed(PurePosixPath(p)) for p in ("index.html", "game/cards.py", "game/x.txt", "serve.py")]
     [True, True, False, False]
     """
     if len(rel.parts) == 1:
-        return rel.name in ("index.html", "pyscript.toml")
+        return rel.name in ROOT_FILES
     top = rel.parts[0]
     return (
         top == "web" or (top == "game" and rel.suffix == ".py") or (top == "bench" and rel.suffix in (".html", ".toml"))
@@ -111,6 +128,74 @@ def site_path(root: Path, target: str) -> Path | None:
     return real if allowed(PurePosixPath(real.relative_to(base).as_posix())) else None
 
 
+def accepts(header: str | None, coding: str) -> bool:
+    """Whether an Accept-Encoding header allows a content coding: named with a q-value above
+    0, or left to a `*` that is. No header allows none (the plain file, identity, is sent).
+
+    >>> [accepts("gzip, deflate, br, zstd", c) for c in ("br", "gzip")], accepts(None, "gzip")
+    ([True, True], False)
+    >>> [accepts("gzip;q=0.5, br;q=0", c) for c in ("br", "gzip")], accepts("*;q=0.1, gzip;q=0", "br")
+    ([False, True], True)
+    """
+    qualities = {}
+    for item in (header or "").split(","):
+        name, *params = (part.strip() for part in item.split(";"))
+        quality = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if name:
+            qualities[name.lower()] = quality
+    return qualities.get(coding, qualities.get("*", 0.0)) > 0
+
+
+def variant(path: Path, accept_encoding: str | None) -> tuple[Path, str | None, bool]:
+    """Which file answers for `path`: (file, its Content-Encoding or None, whether any
+    precompressed sibling exists, so that the reply varies with Accept-Encoding).
+
+    A sibling older than the file itself is stale, and a symlinked one might lead out of
+    the site: neither is ever used.
+    """
+    source_mtime = path.stat().st_mtime_ns
+    varies = False
+    for token, suffix in ENCODINGS:
+        sibling = path.with_name(path.name + suffix)
+        try:
+            stat = sibling.stat()
+        except OSError:
+            continue
+        if sibling.is_symlink() or not sibling.is_file() or stat.st_mtime_ns < source_mtime:
+            continue
+        varies = True
+        if accepts(accept_encoding, token):
+            return sibling, token, True
+    return path, None, varies
+
+
+def cache_control(rel: PurePosixPath) -> str:
+    """A year, immutable, for PyScript's content-hashed chunks; revalidation for the rest.
+
+    >>> cache_control(PurePosixPath("web/vendor/pyscript/core-C9KDLldu.js")) == IMMUTABLE
+    True
+    >>> [cache_control(PurePosixPath(p)) for p in ("web/vendor/pyscript/core.js", "web/vendor/pyodide/pyodide.mjs")]
+    ['no-cache', 'no-cache']
+    """
+    versioned = rel.parts[:3] == ("web", "vendor", "pyscript") and len(rel.parts) == 4
+    return IMMUTABLE if versioned and HASHED_CHUNK.fullmatch(rel.name) else NO_CACHE
+
+
+def etag_matches(header: str | None, etag: str) -> bool:
+    """Whether If-None-Match names `etag` (weak comparison, lists and * allowed)."""
+    if not header:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in header.split(",")]
+    return "*" in tags or etag in tags
+
+
 def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) -> Reply:
     """Answer one request for a static file; `headers` has lower-case names."""
     if method not in ("GET", "HEAD"):
@@ -118,16 +203,24 @@ def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) ->
     path = site_path(root, target)
     if path is None:
         return NOT_FOUND
+    rel = PurePosixPath(path.relative_to(root.resolve()).as_posix())
     try:
-        stat = path.stat()
-        cache = {"Cache-Control": "no-cache", "ETag": f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'}
-        if headers.get("if-none-match") == cache["ETag"]:
+        sent, coding, varies = variant(path, headers.get("accept-encoding"))
+        stat = sent.stat()
+        tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}" + (f"-{coding}" if coding else "")
+        cache = {"Cache-Control": cache_control(rel), "ETag": f'"{tag}"'}
+        if varies:
+            cache["Vary"] = "Accept-Encoding"
+        if rel == PurePosixPath("sw.js"):
+            cache["Service-Worker-Allowed"] = "/"
+        if etag_matches(headers.get("if-none-match"), cache["ETag"]):
             return Reply(HTTPStatus.NOT_MODIFIED, cache)
-        body = path.read_bytes()
+        body = sent.read_bytes()
     except OSError:
         return NOT_FOUND
     content_type = MIME_TYPES.get(path.suffix, "application/octet-stream")
-    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **cache}, body)
+    encoding = {"Content-Encoding": coding} if coding else {}
+    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, body)
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:

@@ -28,7 +28,13 @@ HEAD_EXTRAS = """  <link rel="manifest" href="./manifest.webmanifest">
 """
 REGISTER_SW = """  <script>
     // Cache the game on the first visit: later visits start from the cache, even offline.
-    if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js");
+    // Registered once the table is ready, so its downloads never compete with the start.
+    if ("serviceWorker" in navigator) {
+      const register = () => navigator.serviceWorker.register("./sw.js");
+      new MutationObserver((_, observer) => {
+        if (document.documentElement.dataset.ready === "true") { observer.disconnect(); register(); }
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });
+    }
   </script>
 """
 
@@ -42,7 +48,7 @@ def site_files(root: Path = ROOT) -> list[str]:
     if not (vendor / "pyodide" / "pyodide.asm.wasm").exists():
         sys.exit("build_dist: web/vendor/ is missing: run scripts/setup first")
     for path in (root / "web").rglob("*"):
-        if path.suffix in (".gz", ".br"):   # precompressed copies are made for dist/ below
+        if path.suffix in (".gz", ".br", ".stamp"):   # .gz/.br are made again for dist/ below
             continue
         if path.is_file() and (path.is_relative_to(vendor) or path.suffix in
                                (".css", ".png", ".svg", ".webmanifest")):

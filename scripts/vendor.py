@@ -5,20 +5,41 @@ core module with its plugin modules, which PyScript imports at start for its Mic
 type too, whatever pyscript.toml says. What the plugins fetch only when a page uses them
 (CodeMirror, xterm.js, MicroPython, the zip reader, the package graph), source maps and
 typings stay behind. Up-to-date files are not copied again, and files that no longer
-belong (an older release's hashed chunks) are removed. Standard library only.
+belong (an older release's hashed chunks) are removed.
+
+Every compressible file of at least 1 KB (wasm, mjs, js, json, css) also gets a gzip copy
+(x.wasm.gz) and, when the `brotli` module is importable (it is in .venv/), a brotli one
+(x.wasm.br, quality 9), which serve.py sends to browsers that accept them: the 9.6 MB wasm
+goes out as about 3.1 MB. A copy carries its source's modification time and is rewritten when
+that changes or the file is copied again (npm may give every file the same time); copies of files that are gone, or no longer compressible, are removed.
+Standard library only, brotli optional.
 
     python scripts/vendor.py
 """
 
+import gzip
+import hashlib
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
+
+try:
+    import brotli
+except ImportError:  # gzip copies only
+    brotli = None
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "web" / "vendor"
+
+COMPRESSIBLE = (".wasm", ".mjs", ".js", ".json", ".css")   # not python_stdlib.zip: compressed already
+MIN_COMPRESS = 1024
+BROTLI_QUALITY = 9
+PRECOMPRESSED = (".gz", ".br")
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -64,12 +85,13 @@ def check_versions(pyodide: Path, pyscript_dist: Path) -> None:
         sys.exit(f"vendor.py: PyScript expects Pyodide {found.group(1)} but package.json pins {ours}")
 
 
-def sync(sources: list[Path], target: Path) -> int:
-    """Make `target` hold exactly copies of `sources`; return how many files were copied."""
+def sync(sources: list[Path], target: Path, keep: tuple[str, ...] = ()) -> int:
+    """Make `target` hold exactly copies of `sources` (and the files named in `keep`);
+    return how many files were copied."""
     target.mkdir(parents=True, exist_ok=True)
-    wanted = {source.name for source in sources}
+    wanted = {source.name for source in sources} | set(keep)
     for stale in target.iterdir():
-        if stale.name not in wanted:
+        if stale.name not in wanted and not (stale.suffix in PRECOMPRESSED and stale.is_file()):
             if stale.is_dir():
                 shutil.rmtree(stale)
             else:
@@ -81,8 +103,76 @@ def sync(sources: list[Path], target: Path) -> int:
         if dest.exists() and dest.stat().st_size == stat.st_size and dest.stat().st_mtime_ns == stat.st_mtime_ns:
             continue
         shutil.copy2(source, dest)
+        for suffix in PRECOMPRESSED:   # made again by compress()
+            dest.with_name(dest.name + suffix).unlink(missing_ok=True)
         copied += 1
     return copied
+
+
+def compressible(path: Path) -> bool:
+    """Whether a vendored file gets precompressed copies."""
+    return path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_COMPRESS
+
+
+def compress(folder: Path) -> int:
+    """Bring the .gz and .br copies in `folder` up to date; return how many were written.
+
+    A copy is up to date when its modification time is its source's (set after writing).
+    Copies whose source is gone or not compressible are removed, and so is a .br copy that
+    is out of date when brotli is missing.
+    """
+    written = 0
+    sources = {path.name: path for path in folder.iterdir()
+               if path.is_file() and path.suffix not in PRECOMPRESSED}
+    for copy in folder.iterdir():
+        if copy.suffix in PRECOMPRESSED:
+            source = sources.get(copy.name[: -len(copy.suffix)])
+            if source is None or not compressible(source):
+                copy.unlink()
+    for source in sources.values():
+        if not compressible(source):
+            continue
+        stat = source.stat()
+        data = None
+        for suffix, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)),
+                             (".br", brotli and (lambda d: brotli.compress(d, quality=BROTLI_QUALITY)))):
+            copy = source.with_name(source.name + suffix)
+            if copy.exists() and copy.stat().st_mtime_ns == stat.st_mtime_ns:
+                continue
+            if pack is None:
+                copy.unlink(missing_ok=True)
+                continue
+            data = source.read_bytes() if data is None else data
+            partial = copy.with_name(copy.name + ".tmp")
+            partial.write_bytes(pack(data))
+            os.utime(partial, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            partial.replace(copy)
+            written += 1
+    return written
+
+
+STDLIB = "python_stdlib.zip"
+
+
+def precompile_stdlib(source: Path, target: Path) -> int:
+    """Put the standard library in place compiled to bytecode (scripts/precompile_stdlib.mjs,
+    run with the vendored Pyodide under Node): the browser then skips compiling it at every
+    start. Redone only when the source changes; falls back to a plain copy if Node fails."""
+    stamp = target.with_name(target.name + ".stamp")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    if target.exists() and stamp.exists() and stamp.read_text() == digest:
+        return 0
+    script = ROOT / "scripts" / "precompile_stdlib.mjs"
+    result = subprocess.run(["node", str(script), str(source), str(target)], cwd=ROOT,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"vendor.py: could not precompile the standard library ({result.stderr.strip()[-300:]});"
+              " copying it as source", file=sys.stderr)
+        shutil.copy2(source, target)
+        stamp.unlink(missing_ok=True)
+        return 1
+    stamp.write_text(digest)
+    return 1
 
 
 def main() -> None:
@@ -98,10 +188,16 @@ def main() -> None:
     if not any(path.name == "core.js" for path in core):
         sys.exit(f"vendor.py: {pyscript_dist} has no core.js")
     check_versions(pyodide, pyscript_dist)
-    copied = sync([pyodide / name for name in PYODIDE_FILES], VENDOR / "pyodide")
+    copied = sync([pyodide / name for name in PYODIDE_FILES if name != STDLIB], VENDOR / "pyodide",
+                  keep=(STDLIB, STDLIB + ".stamp"))
+    copied += precompile_stdlib(pyodide / STDLIB, VENDOR / "pyodide" / STDLIB)
     copied += sync(core, VENDOR / "pyscript")
     if copied:
         print(f"vendor.py: copied {copied} file(s) into {VENDOR.relative_to(ROOT)}/")
+    compressed = compress(VENDOR / "pyodide") + compress(VENDOR / "pyscript")
+    if compressed:
+        kinds = ".gz and .br" if brotli else ".gz (no brotli module: no .br)"
+        print(f"vendor.py: wrote {compressed} precompressed {kinds} file(s)")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
-"""serve.py: the banner, MIME types, caching, and refusing everything outside the site.
+"""serve.py: the banner, MIME types, caching, precompressed files, a built dist/, and
+refusing everything outside the site.
 
 The server runs as a child process on a free port over a small site built in a temporary
 directory, next to a secret file it must never hand out.
 """
 
+import gzip
 import http.client
+import os
 import re
 import signal
 import socket
@@ -17,6 +20,9 @@ import pytest
 import serve
 
 SECRET = b"the host's secret"
+BIG_JS = b"export const x = 1;\n" * 200
+BIG_CSS = b"body { color: red; }\n" * 100
+CHUNK = "web/vendor/pyscript/core-C9KDLldu.js"
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +47,25 @@ def site(tmp_path_factory):
         "bench/empty.html": b"<!doctype html>",
         "secret.txt": SECRET,
         ".git/config": SECRET,
+        # Precompressed siblings (stand-ins: the server only picks files, it never decodes).
+        "web/vendor/pyodide/pyodide.asm.mjs": BIG_JS,
+        "web/vendor/pyodide/pyodide.asm.mjs.br": b"brotli bytes",
+        "web/vendor/pyodide/pyodide.asm.mjs.gz": gzip.compress(BIG_JS),
+        "web/big.css": BIG_CSS,
+        "web/big.css.gz": gzip.compress(BIG_CSS),
+        "web/stale.js": BIG_JS,
+        "web/stale.js.gz": b"an older version",
+        "web/vendor/pyscript/core.js": b'import "./core-C9KDLldu.js";\n',
+        CHUNK: b"export {};\n",
     }
+    (base / "outside.py").write_bytes(SECRET)
     for name, data in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
-    (base / "outside.py").write_bytes(SECRET)
+    stale = (root / "web" / "stale.js").stat().st_mtime_ns
+    os.utime(root / "web" / "stale.js.gz", ns=(stale, stale - 10**9))
+    (root / "web" / "linked.js").write_bytes(BIG_JS)
+    (root / "web" / "linked.js.gz").symlink_to(base / "outside.py")
     (root / "web" / "escape.py").symlink_to(base / "outside.py")
     (root / "web" / "inside.py").symlink_to(root / "secret.txt")
     (root / "web" / "up").symlink_to(base)
@@ -191,3 +211,142 @@ def test_malformed_request_is_400(site):
     with socket.create_connection(site, timeout=10) as sock:
         sock.sendall(b"NONSENSE\r\n\r\n")
         assert sock.recv(64).startswith(b"HTTP/1.1 400 ")
+
+
+# ---- precompressed copies ------------------------------------------------------------------
+
+BROWSER = "gzip, deflate, br, zstd"
+
+
+def test_brotli_is_preferred_with_the_original_type(site):
+    status, headers, body = get(site, "/web/vendor/pyodide/pyodide.asm.mjs", headers={"Accept-Encoding": BROWSER})
+    assert (status, body) == (200, b"brotli bytes")
+    assert headers["content-encoding"] == "br"
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["vary"] == "Accept-Encoding"
+    assert headers["content-length"] == str(len(body))
+    assert headers["cache-control"] == "no-cache"
+
+
+def test_gzip_when_brotli_is_not_accepted(site):
+    for accept in ("gzip", "gzip, br;q=0", "deflate, gzip;q=0.5"):
+        status, headers, body = get(site, "/web/vendor/pyodide/pyodide.asm.mjs", headers={"Accept-Encoding": accept})
+        assert status == 200 and headers["content-encoding"] == "gzip", accept
+        assert gzip.decompress(body) == BIG_JS
+
+
+def test_gzip_when_only_gzip_exists(site):
+    status, headers, body = get(site, "/web/big.css", headers={"Accept-Encoding": BROWSER})
+    assert (status, headers["content-encoding"], headers["vary"]) == (200, "gzip", "Accept-Encoding")
+    assert headers["content-type"] == "text/css; charset=utf-8"
+    assert gzip.decompress(body) == BIG_CSS
+
+
+@pytest.mark.parametrize("accept", [None, "identity", "gzip;q=0, br;q=0", "zstd"])
+def test_plain_file_without_an_accepted_encoding(site, accept):
+    status, headers, body = get(site, "/web/vendor/pyodide/pyodide.asm.mjs",
+                                headers={"Accept-Encoding": accept} if accept else {})
+    assert (status, body) == (200, BIG_JS)
+    assert "content-encoding" not in headers
+    assert headers["vary"] == "Accept-Encoding"   # the reply still depends on the header
+
+
+def test_files_without_copies_do_not_vary(site):
+    _, headers, _ = get(site, "/web/main.py", headers={"Accept-Encoding": BROWSER})
+    assert "content-encoding" not in headers and "vary" not in headers
+
+
+@pytest.mark.parametrize("target", ["/web/stale.js", "/web/linked.js"])
+def test_stale_or_symlinked_copies_are_never_sent(site, target):
+    status, headers, body = get(site, target, headers={"Accept-Encoding": BROWSER})
+    assert (status, body) == (200, BIG_JS)
+    assert "content-encoding" not in headers
+
+
+def test_head_of_an_encoded_file(site):
+    _, full, body = get(site, "/web/vendor/pyodide/pyodide.asm.mjs", headers={"Accept-Encoding": "gzip"})
+    status, headers, empty = get(site, "/web/vendor/pyodide/pyodide.asm.mjs", method="HEAD",
+                                 headers={"Accept-Encoding": "gzip"})
+    assert (status, empty) == (200, b"")
+    assert headers["content-length"] == str(len(body)) == full["content-length"]
+    assert (headers["content-encoding"], headers["etag"]) == ("gzip", full["etag"])
+
+
+def test_each_encoding_has_its_own_etag_and_revalidates(site):
+    target = "/web/vendor/pyodide/pyodide.asm.mjs"
+    tags = {}
+    for accept in ("br", "gzip", None):
+        sent = {"Accept-Encoding": accept} if accept else {}
+        _, headers, _ = get(site, target, headers=sent)
+        tags[accept] = headers["etag"]
+        status, again, body = get(site, target, headers={**sent, "If-None-Match": headers["etag"]})
+        assert (status, body) == (304, b""), accept
+        assert again["etag"] == headers["etag"]
+        assert again["vary"] == "Accept-Encoding"
+    assert len(set(tags.values())) == 3
+    # A tag of another encoding is not a match: the body comes again, in the encoding asked for.
+    status, headers, body = get(site, target, headers={"Accept-Encoding": "gzip", "If-None-Match": tags["br"]})
+    assert (status, headers["content-encoding"]) == (200, "gzip")
+
+
+def test_etag_lists_and_weak_tags_revalidate(site):
+    _, headers, _ = get(site, "/web/main.py")
+    for header in (f'"x", {headers["etag"]}', "W/" + headers["etag"], "*"):
+        assert get(site, "/web/main.py", headers={"If-None-Match": header})[0] == 304, header
+
+
+def test_hashed_pyscript_chunks_are_immutable(site):
+    _, headers, _ = get(site, "/" + CHUNK)
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    for target in ("/web/vendor/pyscript/core.js", "/web/vendor/pyodide/pyodide.mjs"):
+        assert get(site, target)[1]["cache-control"] == "no-cache", target
+
+
+# ---- a site built by scripts/build_dist.py -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    """(host, port) of a server with --root over a small dist/ tree."""
+    root = tmp_path_factory.mktemp("dist")
+    files = {
+        "index.html": b"<!doctype html><title>Cribbage</title>" + b" " * 2000,
+        "sw.js": b"self.addEventListener('fetch', () => {});\n",
+        "manifest.webmanifest": b'{"name": "Cribbage"}',
+        "pyscript.toml": b"",
+        "game/cards.py": b"",
+        "web/vendor/pyodide/pyodide.asm.wasm": b"\0asm\1\0\0\0",
+        "web/vendor/pyodide/pyodide.asm.wasm.br": b"br",
+        "web/icons/icon-192.png": b"\x89PNG",
+    }
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    (root / "index.html.gz").write_bytes(gzip.compress(files["index.html"]))
+    with serve.spawn(root=root) as url:
+        parts = urlsplit(url)
+        yield parts.hostname, parts.port
+
+
+def test_dist_service_worker(dist):
+    status, headers, body = get(dist, "/sw.js")
+    assert status == 200 and body.startswith(b"self.addEventListener")
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["cache-control"] == "no-cache"
+    assert headers["service-worker-allowed"] == "/"
+
+
+def test_dist_manifest(dist):
+    status, headers, body = get(dist, "/manifest.webmanifest")
+    assert (status, body) == (200, b'{"name": "Cribbage"}')
+    assert headers["content-type"] == "application/manifest+json"
+
+
+def test_dist_page_runtime_and_icons(dist):
+    status, headers, body = get(dist, "/", headers={"Accept-Encoding": BROWSER})
+    assert (status, headers["content-encoding"], headers["content-type"]) == (200, "gzip", "text/html; charset=utf-8")
+    assert b"<title>Cribbage</title>" in gzip.decompress(body)
+    status, headers, body = get(dist, "/web/vendor/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": BROWSER})
+    assert (status, headers["content-encoding"], headers["content-type"], body) == (200, "br", "application/wasm", b"br")
+    assert get(dist, "/web/icons/icon-192.png")[0] == 200
+
