@@ -1,0 +1,282 @@
+"""The arena: bot against bot, many games, with the figures that tell them apart.
+
+    python -m game.arena --a hard --b medium --games 5000 --players 2 --seed 1 --jobs 2
+
+A side is a level (``easy``, ``medium``, ``hard``) or ``cmd:COMMAND``, any program speaking
+the bot line protocol (docs/bot-protocol.md), e.g. ``--a "cmd:python -m game.bots.proto hard"``.
+
+Seats and the first deal alternate: in two and four players, games go in pairs dealt from the
+same seed with the sides swapped (each side gets the other's cards), which also cancels much
+of the luck; in three players, A takes each seat in turn against two B bots.
+
+It prints A's wins with a 95% (Wilson) interval, skunks, the average points per hand from
+pegging, hand and crib for the dealer and the pone (complete hands only), and the decision
+times (median and 95th percentile) for discards and plays; forced moves (one legal action)
+are not timed.
+
+>>> result = run(Arena("easy", "medium", games=2, players=2, seed=1))
+>>> result["games"], result["wins"]["A"] + result["wins"]["B"]
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+from .bots import BOT_LEVELS, make_bot
+from .engine import Config, apply, new_game
+from .view import view
+
+PLAY_KINDS = ("fifteen", "thirty-one", "pair", "run", "go", "last card")
+
+
+class Arena:
+    """What to play: sides ``a`` and ``b``, ``games``, ``players``, ``seed``, ``target``."""
+
+    def __init__(self, a: str, b: str, games: int = 100, players: int = 2, seed: int = 1,
+                 target: int = 121):
+        for spec in (a, b):
+            if spec not in BOT_LEVELS and not spec.startswith("cmd:"):
+                raise ValueError(f"a side is {', '.join(BOT_LEVELS)} or cmd:COMMAND, not {spec!r}")
+        self.a, self.b, self.games, self.players = a, b, games, players
+        self.seed, self.target = seed, target
+
+    def seating(self, game: int):
+        """``(labels per seat, deal seed)`` of game number ``game``."""
+        n = self.players
+        if n == 3:
+            labels = ["B"] * 3
+            labels[game % 3] = "A"
+            return labels, self.seed * 1_000_003 + game // 3
+        a_side = game % 2
+        labels = ["A" if seat % 2 == a_side else "B" for seat in range(n)]
+        return labels, self.seed * 1_000_003 + game // 2
+
+
+_BOTS: dict = {}  # per worker process: the external programs, started once
+
+
+def _bot(spec: str, seed: int):
+    if spec.startswith("cmd:"):
+        if spec not in _BOTS:
+            from .bots.proto import ExternalBot
+            _BOTS[spec] = ExternalBot(spec[4:])
+        return _BOTS[spec]
+    return make_bot(spec, seed)
+
+
+def _new_stats():
+    return {"wins": 0, "skunked": 0, "hands": {"dealer": 0, "pone": 0},
+            "points": {role: {"pegging": 0, "hand": 0, "crib": 0} for role in ("dealer", "pone")},
+            "times": {"discard": [], "play": []}}
+
+
+def play_game(arena: Arena, game: int) -> dict:
+    """Play one game; return A's and B's statistics for it."""
+    labels, deal_seed = arena.seating(game)
+    config = Config(players=arena.players, target=arena.target)
+    specs = {"A": arena.a, "B": arena.b}
+    bots = [_bot(specs[label], arena.seed * 7919 + game * 4 + seat)
+            for seat, label in enumerate(labels)]
+    stats = {"A": _new_stats(), "B": _new_stats()}
+    state = new_game(config, deal_seed, first_dealer=0)
+    hand = {seat: {"pegging": 0, "hand": 0, "crib": 0} for seat in range(arena.players)}
+    showing = False
+    while state.phase != "over":
+        for seat in range(arena.players):
+            seen = view(state, seat)
+            if seen.legal:
+                break
+        start = time.perf_counter()
+        action = bots[seat].choose(seen)
+        elapsed = time.perf_counter() - start
+        if len(seen.legal) > 1:
+            stats[labels[seat]]["times"][seen.phase].append(elapsed)
+        dealer = state.dealer
+        state, events = apply(state, action)
+        for event in events:
+            if event.kind == "peg" and not showing and event.breakdown.items[0].kind in PLAY_KINDS:
+                hand[event.seat]["pegging"] += event.breakdown.total
+            elif event.kind == "show":
+                showing = True  # the pegs that follow are the show's, already counted here
+                hand[event.seat]["hand"] += event.breakdown.total
+            elif event.kind == "crib":
+                hand[event.seat]["crib"] += event.breakdown.total
+                for player in range(arena.players):  # a complete hand: count it
+                    role = "dealer" if player == dealer else "pone"
+                    mine = stats[labels[player]]
+                    mine["hands"][role] += 1
+                    for kind, points in hand[player].items():
+                        mine["points"][role][kind] += points
+            elif event.kind == "deal":
+                showing = False
+                hand = {seat: {"pegging": 0, "hand": 0, "crib": 0} for seat in hand}
+                dealer = event.seat
+            elif event.kind == "game_over":
+                for player, label in enumerate(labels):
+                    side = config.side_of(player)
+                    if side == event.side and (player < config.sides):
+                        stats[label]["wins"] += 1
+                    if event.verdicts[side] in ("skunk", "double skunk") and player < config.sides:
+                        stats[label]["skunked"] += 1
+    return stats
+
+
+def _chunk(args):
+    arena, games = args
+    return [play_game(arena, game) for game in games]
+
+
+def _merge(total, part):
+    total["wins"] += part["wins"]
+    total["skunked"] += part["skunked"]
+    for role in ("dealer", "pone"):
+        total["hands"][role] += part["hands"][role]
+        for kind in ("pegging", "hand", "crib"):
+            total["points"][role][kind] += part["points"][role][kind]
+    for phase in ("discard", "play"):
+        total["times"][phase].extend(part["times"][phase])
+
+
+def wilson(wins: int, games: int, z: float = 1.96):
+    """The 95% Wilson interval of a win rate.
+
+    >>> [round(x, 3) for x in wilson(550, 1000)]
+    [0.519, 0.581]
+    """
+    if not games:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _quantile(values, q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(arena: Arena, jobs: int = 1, progress=None) -> dict:
+    """Play all the games (on ``jobs`` processes) and return the summary as a dict."""
+    stats = {"A": _new_stats(), "B": _new_stats()}
+    step = 2 if arena.players != 3 else 3
+    chunks = [range(start, min(start + 10 * step, arena.games))
+              for start in range(0, arena.games, 10 * step)]
+    done = 0
+
+    def absorb(results):
+        nonlocal done
+        for game in results:
+            for label in ("A", "B"):
+                _merge(stats[label], game[label])
+            done += 1
+        if progress:
+            progress(done, stats)
+
+    if jobs > 1:
+        from multiprocessing import Pool  # imported here: the browser never runs the arena
+
+        with Pool(jobs) as pool:
+            for results in pool.imap_unordered(_chunk, [(arena, c) for c in chunks]):
+                absorb(results)
+    else:
+        try:
+            for chunk in chunks:
+                absorb(_chunk((arena, chunk)))
+        finally:
+            close_external()
+    return summarise(arena, stats)
+
+
+def close_external() -> None:
+    """Stop the external programs this process started (workers' end with the worker)."""
+    while _BOTS:
+        _BOTS.popitem()[1].close()
+
+
+def summarise(arena: Arena, stats) -> dict:
+    games = arena.games
+    wins_a = stats["A"]["wins"]
+    low, high = wilson(wins_a, games)
+    result = {"a": arena.a, "b": arena.b, "games": games, "players": arena.players,
+              "seed": arena.seed, "wins": {"A": wins_a, "B": games - wins_a},
+              "a_win_rate": wins_a / games, "a_win_ci95": [low, high], "sides": {}}
+    for label in ("A", "B"):
+        mine = stats[label]
+        side = {"skunked": mine["skunked"], "per_hand": {}, "times_ms": {}}
+        for role in ("dealer", "pone"):
+            hands = max(mine["hands"][role], 1)
+            side["per_hand"][role] = {kind: mine["points"][role][kind] / hands
+                                      for kind in ("pegging", "hand", "crib")}
+            side["per_hand"][role]["hands"] = mine["hands"][role]
+        for phase in ("discard", "play"):
+            times = mine["times"][phase]
+            side["times_ms"][phase] = {"median": 1000 * _quantile(times, 0.5),
+                                       "p95": 1000 * _quantile(times, 0.95), "n": len(times)}
+        result["sides"][label] = side
+    return result
+
+
+def report(result) -> str:
+    """The summary as text for people."""
+    low, high = result["a_win_ci95"]
+    lines = [f"{result['games']} games, {result['players']} players, seed {result['seed']}: "
+             f"A = {result['a']}, B = {result['b']}",
+             f"A wins {result['wins']['A']} ({100 * result['a_win_rate']:.1f}%, "
+             f"95% CI {100 * low:.1f}-{100 * high:.1f}%), B wins {result['wins']['B']}"]
+    if result["players"] == 3:
+        lines[-1] += " (A is one of three: an equal player wins 33.3%)"
+    for label in ("A", "B"):
+        side = result["sides"][label]
+        name = result[label.lower()]
+        lines.append(f"{label} ({name}): skunked {side['skunked']} times")
+        for role in ("dealer", "pone"):
+            row = side["per_hand"][role]
+            lines.append(f"  as {role:6}: pegging {row['pegging']:.2f}  hand {row['hand']:.2f}"
+                         f"  crib {row['crib']:.2f}  ({row['hands']} hands)")
+        for phase in ("discard", "play"):
+            t = side["times_ms"][phase]
+            lines.append(f"  {phase:7} time: median {t['median']:.2f} ms, p95 {t['p95']:.2f} ms"
+                         f" ({t['n']} decisions)")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Play bots against each other.")
+    parser.add_argument("--a", default="hard", help="side A: a level or cmd:COMMAND")
+    parser.add_argument("--b", default="medium", help="side B: a level or cmd:COMMAND")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    try:
+        arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)
+    except ValueError as error:
+        parser.error(str(error))
+    started = time.perf_counter()
+
+    def progress(done, stats):
+        if sys.stderr.isatty():
+            print(f"\r{done}/{args.games} games, A {stats['A']['wins']}", end="", file=sys.stderr)
+
+    result = run(arena, args.jobs, progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    result["seconds"] = time.perf_counter() - started
+    print(json.dumps(result, indent=1) if args.json else report(result)
+          + f"\n({result['seconds']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""Bots for every seat: three levels, each deciding from a seat's view and its own seed.
+
+A bot never sees the full state, the deck or the game's seed: only ``view(state, seat)``.
+Its randomness comes from its own seed and the position, so the same view and the same seed
+always give the same decision.
+
+>>> from game.engine import Config, new_game, apply
+>>> from game.view import view
+>>> state = new_game(Config(players=2), seed=3)
+>>> bot = make_bot("hard", seed=1)
+>>> action = bot.choose(view(state, 0))
+>>> action in view(state, 0).legal, action == make_bot("hard", seed=1).choose(view(state, 0))
+(True, True)
+"""
+
+from __future__ import annotations
+
+from .common import decision_rng
+from .levels import LEVELS
+
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+class Bot:
+    """A bot of one ``level`` with its own ``seed``: ``choose(view)`` returns a legal action."""
+
+    def __init__(self, level: str, seed: int = 0):
+        if level not in LEVELS:
+            raise ValueError(f"no bot level {level!r}: choose from {', '.join(BOT_LEVELS)}")
+        self.level, self.seed = level, seed
+        self._choose = LEVELS[level]
+
+    def choose(self, view):
+        """One legal action for ``view`` (which must have legal actions)."""
+        if not view.legal:
+            raise ValueError("this seat has nothing to do now")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return self._choose(view, decision_rng(self.seed, view))
+
+    def __repr__(self):
+        return f"Bot({self.level!r}, seed={self.seed})"
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of ``level`` (one of `BOT_LEVELS`) with its own seed."""
+    return Bot(level, seed)
+
+
+def choose(level: str, view, rng):
+    """The action the bot of ``level`` takes in ``view`` with generator ``rng``."""
+    if len(view.legal) == 1:
+        return view.legal[0]
+    return LEVELS[level](view, rng)

@@ -1,0 +1,105 @@
+"""The three bot levels, each a function ``choose(view, rng) -> Action``.
+
+- **easy**, a casual beginner: keeps cards that look good on their own (not always the best
+  of them), takes the obvious points of the play (fifteen, thirty-one, a pair), otherwise
+  plays a card at random.
+- **medium**: keeps the hand worth most on average over all 46 starters (the crib is ignored);
+  pegs greedily for immediate points, minus the obvious dangers (leaving the count at 5 or 21,
+  a card easy to pair).
+- **hard**: hand plus crib, exactly over every starter, with the crib table; pegs by card
+  counting and look-ahead (`pegging`); near the target plays for the game (`board`).
+
+>>> from game.engine import Config, new_game
+>>> from game.view import view
+>>> import random
+>>> v = view(new_game(Config(), seed=5), 0)
+>>> all(LEVELS[level](v, random.Random(1)) in v.legal for level in LEVELS)
+True
+"""
+
+from __future__ import annotations
+
+from . import board, discard, pegging
+from .common import peg_points
+
+
+def _pick_best(scored, rng):
+    """The action with the highest score; ties broken by ``rng`` (scored: [(score, action)])."""
+    top = max(score for score, _ in scored)
+    best = [action for score, action in scored if score >= top - 1e-9]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _immediate(view, action) -> int:
+    pile = tuple(card.rank for card in view.pile) + (action.card.rank,)
+    return peg_points(pile, view.count + action.card.value)
+
+
+# ---- easy -----------------------------------------------------------------------------------
+
+def easy(view, rng):
+    if view.phase == "discard":
+        # A beginner keeps what looks good, but does not weigh close calls: any kept hand
+        # within 2 points of the best visible score will do, and the crib is not considered.
+        scored = [(discard.beginner_value(kept), action) for action, kept, _ in discard.options(view)]
+        top = max(score for score, _ in scored)
+        return rng.choice([action for score, action in scored if score >= top - 2])
+    # Obvious points only (a fifteen, thirty-one, a pair); runs and traps go unnoticed.
+    scored = [(_obvious(view, action), action) for action in view.legal]
+    if max(score for score, _ in scored) > 0:
+        return _pick_best(scored, rng)
+    return rng.choice(view.legal)
+
+
+def _obvious(view, action) -> int:
+    count = view.count + action.card.value
+    points = 2 if count in (15, 31) else 0
+    if view.pile and view.pile[-1].rank == action.card.rank:
+        points += 2
+    return points
+
+
+# ---- medium ---------------------------------------------------------------------------------
+
+def medium(view, rng):
+    if view.phase == "discard":
+        rows = discard.expected_values(view, with_crib=False)
+        return _pick_best([(row[2], row[0]) for row in rows], rng)
+    return _pick_best([(_immediate(view, action) - _danger(view, action), action)
+                       for action in view.legal], rng)
+
+
+def _danger(view, action) -> float:
+    """The obvious dangers of a card, in expected points given away: leaving the count at 5
+    or 21 (any ten-card answers for 2) and inviting a pair (likelier when more cards of that
+    rank are unseen)."""
+    count = view.count + action.card.value
+    if count == 31:
+        return 0.0
+    unseen = view.unseen()
+    nxt = (view.seat + 1) % view.config.players
+    held = view.hand_sizes[nxt]
+    if not unseen or not held:
+        return 0.0
+    tens = sum(1 for card in unseen if card.value == 10)
+    same = sum(1 for card in unseen if card.rank == action.card.rank)
+    danger = 0.0
+    if count in (5, 21):
+        danger += 2 * min(1.0, tens * held / len(unseen))
+    if count + action.card.value <= 31:
+        danger += 2 * min(1.0, same * held / len(unseen))
+    return danger
+
+
+# ---- hard -----------------------------------------------------------------------------------
+
+def hard(view, rng):
+    if view.phase == "discard":
+        rows = discard.expected_values(view, with_crib=True)
+        if board.near_end(view):
+            return board.choose_discard(view, rows)
+        return rows[0][0]
+    return pegging.choose_play(view, rng)
+
+
+LEVELS = {"easy": easy, "medium": medium, "hard": hard}

@@ -1,0 +1,81 @@
+"""The arena: plays whole games, alternates seats, reports the figures, seats external bots."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from game.arena import Arena, main, play_game, report, run, wilson
+
+
+def test_seats_and_deals_alternate_in_pairs():
+    arena = Arena("easy", "medium", games=4, players=2, seed=3)
+    (first, seed1), (second, seed2) = arena.seating(0), arena.seating(1)
+    assert first == ["A", "B"] and second == ["B", "A"] and seed1 == seed2
+    assert arena.seating(2)[1] != seed1
+    assert [arena.seating(g)[0].index("A") for g in range(3)] == [0, 1, 0]
+    three = Arena("easy", "medium", players=3)
+    assert [three.seating(g)[0] for g in range(3)] == [["A", "B", "B"], ["B", "A", "B"],
+                                                       ["B", "B", "A"]]
+    four = Arena("easy", "medium", players=4)
+    assert four.seating(0)[0] == ["A", "B", "A", "B"]
+    assert four.seating(1)[0] == ["B", "A", "B", "A"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_short_run_adds_up(players):
+    result = run(Arena("easy", "medium", games=players * 2, players=players, seed=2))
+    assert result["wins"]["A"] + result["wins"]["B"] == players * 2
+    low, high = result["a_win_ci95"]
+    assert 0 <= low <= result["a_win_rate"] <= high <= 1
+    for label in ("A", "B"):
+        side = result["sides"][label]
+        assert side["per_hand"]["dealer"]["hands"] > 0 and side["per_hand"]["pone"]["hands"] > 0
+        assert side["per_hand"]["pone"]["crib"] == 0
+        assert side["times_ms"]["play"]["n"] > 0
+    text = report(result)
+    assert "95% CI" in text and "pegging" in text and "median" in text
+
+
+def test_a_game_is_reproducible():
+    arena = Arena("medium", "easy", games=2, seed=4)
+    first, again = play_game(arena, 1), play_game(arena, 1)
+    for stats in (first, again):
+        for label in stats:
+            stats[label]["times"] = None
+    assert first == again
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert low < 0.5 < high and round(high - low, 2) == 0.19
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_rejects_unknown_sides():
+    with pytest.raises(ValueError):
+        Arena("grandmaster", "easy")
+
+
+def test_command_line_json(capsys):
+    assert main(["--a", "easy", "--b", "easy", "--games", "2", "--json", "--seed", "9"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 2 and result["a"] == "easy"
+
+
+def test_seats_an_external_program_over_the_protocol():
+    command = f"cmd:{sys.executable} -m game.bots.proto medium"
+    result = run(Arena(command, "easy", games=2, players=2, seed=5), jobs=1)
+    assert result["wins"]["A"] + result["wins"]["B"] == 2
+    assert result["sides"]["A"]["times_ms"]["discard"]["n"] > 0
+
+
+def test_runs_on_several_processes():
+    out = subprocess.run([sys.executable, "-m", "game.arena", "--a", "easy", "--b", "medium",
+                          "--games", "4", "--jobs", "2", "--players", "4"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "4 games, 4 players" in out.stdout

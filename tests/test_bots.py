@@ -1,0 +1,210 @@
+"""Bots: legal moves at every table size, reproducible decisions, no peeking, textbook play."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from game.bots import BOT_LEVELS, choose, make_bot
+from game.bots import crib_table, pegging
+from game.bots.common import peg_points
+from game.cards import Card, parse_cards
+from game.engine import Config, apply, new_game, stack_deck
+from game.scoring import score_play
+from game.view import view
+
+BOTS_DIR = Path(__file__).resolve().parent.parent / "game" / "bots"
+
+
+def play_out(config, seed, levels, max_actions=2000, hands=None):
+    """Play a game with ``levels[seat]`` bots; every action must be legal (apply checks)."""
+    state = new_game(config, seed)
+    bots = [make_bot(level, seed * 10 + seat) for seat, level in enumerate(levels)]
+    for _ in range(max_actions):
+        if state.phase == "over" or (hands is not None and state.hand_no > hands):
+            return state
+        for seat in range(config.players):
+            seen = view(state, seat)
+            if seen.legal:
+                action = bots[seat].choose(seen)
+                assert action in seen.legal
+                state, _ = apply(state, action)
+                break
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_cheap_levels_play_whole_legal_games(level, players):
+    for seed in range(3):
+        others = ["easy", "medium", "hard"][seed]
+        levels = [level if seat % 2 == 0 else others for seat in range(players)]
+        state = play_out(Config(players=players), seed, levels)
+        assert state.phase == "over"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hard_plays_legal_hands(players):
+    # Two hands each at 121 and one whole short game: hard is the slow one.
+    play_out(Config(players=players), 7, ["hard"] * players, hands=2)
+    state = play_out(Config(players=players, target=61), 8, ["hard"] * players)
+    assert state.phase == "over"
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_same_view_and_seed_same_decision(level):
+    state = new_game(Config(), seed=21)
+    seen = view(state, 1)
+    assert make_bot(level, 5).choose(seen) == make_bot(level, 5).choose(seen)
+    assert choose(level, seen, random.Random(9)) == choose(level, seen, random.Random(9))
+    state, _ = apply(state, make_bot(level, 1).choose(view(state, 0)))
+    state, _ = apply(state, make_bot(level, 1).choose(view(state, 1)))
+    seen = view(state, state.turn)
+    assert make_bot(level, 5).choose(seen) == make_bot(level, 5).choose(seen)
+
+
+def _twin_states():
+    """Two deals identical for seat 0 (hand, starter), different for everything it cannot see."""
+    mine = parse_cards("5H 6D 7C 8S JH QD")
+    theirs_a, theirs_b = parse_cards("2C 3C 4D 9H KS AS"), parse_cards("TC TD 9D 3H 2S AH")
+    deck_a = stack_deck(Config(), 1, [mine, theirs_a], Card.parse("4S"))
+    deck_b = stack_deck(Config(), 1, [mine, theirs_b], Card.parse("4S"))
+    return (new_game(Config(), seed=1, stacked=[deck_a], first_dealer=1),
+            new_game(Config(), seed=99, stacked=[deck_b], first_dealer=1))
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_bots_cannot_see_hidden_cards(level):
+    a, b = _twin_states()
+    assert a.hands[1] != b.hands[1] and a.seed != b.seed
+    assert view(a, 0) == view(b, 0)  # the seat's whole knowledge is the same
+    for seed in range(3):
+        assert make_bot(level, seed).choose(view(a, 0)) == make_bot(level, seed).choose(view(b, 0))
+    # Into the play: seat 1 discards differently in each world, seat 0 the same.
+    a, _ = apply(a, "0 discard JH QD")
+    b, _ = apply(b, "0 discard JH QD")
+    a, _ = apply(a, "1 discard KS AS")
+    b, _ = apply(b, "1 discard TC TD")
+    assert view(a, 0) == view(b, 0)
+    assert make_bot(level, 3).choose(view(a, 0)) == make_bot(level, 3).choose(view(b, 0))
+
+
+def test_bot_modules_never_touch_the_state():
+    """The deciding modules import only value types and helpers: never State, the deck or the
+    game's seed (the protocol and the table generator, which are not bots, may)."""
+    for path in BOTS_DIR.glob("*.py"):
+        if path.name in ("proto.py", "make_crib_table.py"):
+            continue
+        text = path.read_text()
+        names = {alias.name for node in ast.walk(ast.parse(text))
+                 if isinstance(node, ast.ImportFrom) for alias in node.names}
+        assert not names & {"State", "new_game", "apply", "replay", "legal_actions"}, path.name
+        assert "undealt" not in text and ".seed" not in text.replace("self.seed", ""), path.name
+
+
+# ---- textbook positions -----------------------------------------------------------------
+
+def _deal(hands, starter, dealer=0, config=Config()):
+    deck = stack_deck(config, dealer, [parse_cards(h) for h in hands], Card.parse(starter))
+    return new_game(config, seed=1, stacked=[deck], first_dealer=dealer)
+
+
+def test_keeps_the_fives():
+    # Dealer with 5-5 and two tens: the medium and hard bots keep 5 5 J Q.
+    state = _deal(["5H 5D JS QC 2C 9D", "AC 3D 6H 8C KH 7S"], "4C")
+    for level in ("medium", "hard"):
+        action = make_bot(level).choose(view(state, 0))
+        assert {str(c) for c in action.cards} == {"2C", "9D"}, level
+
+
+def test_hard_does_not_give_the_opponent_fives():
+    # Pone with 5 5 and junk: hard keeps the fives (never throws them to the dealer's crib).
+    state = _deal(["AC 3D 6H 8C KH 7S", "5H 5D JS QC 2C 9D"], "4C")
+    action = make_bot("hard").choose(view(state, 1))
+    assert not any(card.rank == 5 for card in action.cards)
+
+
+def _playing(hands, starter, discards, plays=(), dealer=0):
+    state = _deal(hands, starter, dealer)
+    for action in discards + list(plays):
+        state, _ = apply(state, action)
+    return state
+
+
+def test_does_not_lead_a_five():
+    state = _playing(["KH QH 2C 3C 4D 6S", "TD 5C 7H 8H 9S 5S"], "AD",
+                     ["0 discard KH QH", "1 discard 7H 8H"])
+    assert state.turn == 1
+    for level in ("medium", "hard"):
+        for seed in range(3):
+            assert make_bot(level, seed).choose(view(state, 1)).card.rank != 5, level
+
+
+def test_takes_the_thirty_one():
+    # Count 21 after T, A... seat to play holds a ten and a 2: the ten makes 31.
+    state = _playing(["KH QH 2C 3C 4D 6S", "TD JC 7H 8H 9S AS"], "5D",
+                     ["0 discard KH QH", "1 discard 7H 8H"], ["1 play TD", "0 play 6S",
+                                                               "1 play 9S"])
+    assert state.count == 25 and state.turn == 0
+    state, _ = apply(state, "0 play 2C")          # 27: seat 1 has J A: plays A (28)
+    state, _ = apply(state, "1 play AS")
+    seen = view(state, 0)                          # 28: 3 makes 31
+    for level in BOT_LEVELS:
+        assert make_bot(level).choose(seen).card == Card.parse("3C"), level
+
+
+def test_hard_pegs_out_when_it_can():
+    # Seat 0 needs 2 to win: a pair does it, even though the 4 would peg a run later.
+    state = _playing(["KH QH 7C 3C 4D 6S", "TD 7H 9H 8H 9S AS"], "5D",
+                     ["0 discard KH QH", "1 discard 9H 8H"], ["1 play 7H"])
+    state = _with_scores(state, (119, 100))
+    seen = view(state, 0)
+    assert make_bot("hard").choose(seen).card == Card.parse("7C")
+
+
+def _with_scores(state, scores):
+    from dataclasses import replace
+    return replace(state, scores=tuple(scores), previous=tuple(scores))
+
+
+def test_hard_lookahead_prefers_the_fifteen_it_can_take():
+    state = _playing(["KH QH 2C 3C 4D 5S", "TD 5C 7H 8H 9S AS"], "6D",
+                     ["0 discard KH QH", "1 discard 7H 8H"], ["1 play TD"])
+    assert make_bot("hard").choose(view(state, 0)).card == Card.parse("5S")
+
+
+def test_fast_play_scoring_matches_the_engine():
+    rng = random.Random(3)
+    from game.cards import DECK
+    for _ in range(2000):
+        pile, count = [], 0
+        for card in rng.sample(DECK, 8):
+            if count + card.value > 31:
+                break
+            pile.append(card)
+            count += card.value
+            assert peg_points(tuple(c.rank for c in pile), count) == score_play(pile).total
+
+
+def test_crib_table_is_small_and_complete():
+    assert (BOTS_DIR / "crib_data.py").stat().st_size < 40_000
+    assert len(crib_table.PAIRS) == 91
+    for a, b in crib_table.PAIRS:
+        for dealer in (True, False):
+            row = crib_table.pair_row(a, b, dealer)
+            assert len(row) == 14 and all(0 < x < 25 for x in row[1:])
+    # Ranks known to be good and bad crib cards.
+    assert crib_table.pair_mean(5, 5, True) > crib_table.pair_mean(2, 3, True) > \
+        crib_table.pair_mean(10, 13, True)
+
+
+def test_pegging_search_counts_samples_in_nodes_not_time():
+    state = _playing(["KH QH 2C 3C 4D 5S", "TD 5C 7H 8H 9S AS"], "6D",
+                     ["0 discard KH QH", "1 discard 7H 8H"], ["1 play TD"])
+    seen = view(state, 0)
+    first = pegging.evaluate(seen, random.Random(4))
+    assert first == pegging.evaluate(seen, random.Random(4))
+    assert max(first, key=first.get) == 5
