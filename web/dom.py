@@ -61,6 +61,7 @@ class App:
         self.ctl = Controller(seed_source=new_seed, prefs=self.table_prefs())
         self._recorded = None       # (session, state id) last offered to the profile
         self._score_total = 0       # for the peg sound
+        self._audio = None
         self.net = None
         self._proxies = []
         self._bots_running = False
@@ -258,16 +259,16 @@ class App:
             self.profile.game_finished(session, seat=0)
 
     def peg_sound(self) -> None:
-        """A short click when points are pegged, if the player wants sound."""
+        """A short click when points are pegged, if the player turned sound on."""
         view = self.ctl.view() if self.ctl.screen == "table" and getattr(self.ctl, "session", True) else None
         total = sum(view.scores) if view is not None else 0
         if total > self._score_total and self.profile.profile.prefs["sound"]:
             try:
-                audio = js.window.AudioContext.new()
-                tone = audio.createOscillator()
-                gain = audio.createGain()
-                tone.frequency.value = 880
-                gain.gain.value = 0.04
+                if self._audio is None:          # one context for the page: browsers cap them
+                    self._audio = js.window.AudioContext.new()
+                audio = self._audio
+                tone, gain = audio.createOscillator(), audio.createGain()
+                tone.frequency.value, gain.gain.value = 880, 0.04
                 tone.connect(gain)
                 gain.connect(audio.destination)
                 tone.start()

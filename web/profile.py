@@ -38,7 +38,7 @@ PREFERENCES: dict[str, tuple] = {
     "four_colour": (False, True),
     "speed": ("normal", "fast", "slow", "instant"),   # pace of the bots and animations
     "auto_continue": (False, True),              # leave the show by itself
-    "sound": (True, False),
+    "sound": (False, True),                      # off unless asked for: a page should be quiet
     "theme": ("system", "light", "dark"),
 }
 DEFAULT_PREFS = {name: values[0] for name, values in PREFERENCES.items()}
