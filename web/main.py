@@ -8,5 +8,5 @@ from pyscript import document
 
 from web.dom import start
 
-document.getElementById("loading").remove()
+document.getElementById("boot").remove()
 start("table")

@@ -14,6 +14,7 @@ def test_shell_paints_before_python_is_ready(page, site):
     expect(page.get_by_test_id("loading")).to_have_text("Loading Python…")
     expect(page.get_by_test_id("loading")).to_be_visible()
     assert page.locator("html").get_attribute("data-ready") is None
+    expect(page.get_by_test_id("boot-step")).to_contain_text("Downloading the game")
     screenshot(page, "boot-loading")
     page.evaluate("window.__releaseBoot()")
     wait_ready(page)
