@@ -115,7 +115,7 @@ def main() -> None:
                     samples[key].append(got)
         browser.close()
     everything = [x for values in samples.values() for x in values]
-    print(f"action-to-remote-render latency, ms (two contexts, one headless Chromium, loopback)")
+    print("action-to-remote-render latency, ms (two contexts, one headless Chromium, loopback)")
     for key, values in [*samples.items(), ("all", everything)]:
         if len(values) >= 2:
             p95 = statistics.quantiles(values, n=20)[-1]

@@ -326,6 +326,7 @@ def test_chat_is_text_and_reaches_everyone():
     html = render(wire.host)
     assert "<img src=x" not in html and "&lt;img src=x" in html
     assert gus.chat[-1]["name"] == "Gus" and gus.chat[-1]["text"].endswith("hi")
+    assert ivy.chat[-1] == gus.chat[-1]            # everyone at the table gets the line
 
 
 def test_the_host_saves_and_resumes_the_table():

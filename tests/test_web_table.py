@@ -5,8 +5,7 @@ import re
 
 import pytest
 
-from game.cards import Card
-from game.engine import DISCARDING, OVER, PLAYING
+from game.engine import DISCARDING, PLAYING
 from game.errors import ParseError
 from web.controller import Controller, clean_prefs
 from web.render import render

@@ -56,6 +56,28 @@ def hand_order(cards, sort: str = "rank") -> list:
     return sorted(cards)
 
 
+def key_command(key: str, view, selected, showing: bool, sort: str):
+    """What a key means at the table: ``(command, argument)`` or None.
+
+    1-6 pick the nth card as shown (select it when discarding, play it on your turn); Enter
+    puts the chosen cards in the crib, or continues after the show.
+    """
+    if view is None:
+        return None
+    if key == "Enter":
+        if showing:
+            return ("continue", None)
+        if view.phase == DISCARDING and len(selected) == view.config.to_crib:
+            return ("confirm-discard", None)
+    elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not showing:
+        card = str(hand_order(view.hand, sort)[int(key) - 1])
+        if view.phase == DISCARDING:
+            return ("select", card)
+        if view.phase == PLAYING and view.turn == view.seat:
+            return ("play", card)
+    return None
+
+
 class Controller:
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
@@ -160,19 +182,9 @@ class Controller:
     def _do_key(self, key: str) -> None:
         """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues."""
         view = self.view() if self.screen == "table" else None
-        if view is None:
-            return
-        if key == "Enter":
-            if self.show:
-                self._do_continue()
-            elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
-                self._do_confirm_discard()
-        elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
-            card = hand_order(view.hand, self.prefs["sort"])[int(key) - 1]
-            if view.phase == DISCARDING:
-                self._do_select(str(card))
-            elif view.phase == PLAYING and view.turn == ME:
-                self._do_play(str(card))
+        meaning = key_command(key, view, self.selected, bool(self.show), self.prefs["sort"])
+        if meaning:
+            getattr(self, "_do_" + meaning[0].replace("-", "_"))(meaning[1])
 
     def _do_continue(self, _=None) -> None:
         self.show = ()

@@ -23,7 +23,7 @@ from game.events import side_name
 
 from . import protocol
 from .protocol import ProtocolError, parse
-from .controller import clean_prefs, hand_order
+from .controller import clean_prefs, key_command
 from .session import clean_name
 
 CHAT_SHOWN = 200
@@ -223,19 +223,9 @@ class GuestController:
 
     def _do_key(self, key: str) -> None:
         view = self.current if self.screen == "table" else None
-        if view is None:
-            return
-        if key == "Enter":
-            if self.show:
-                self._do_continue()
-            elif view.phase == DISCARDING and len(self.selected) == view.config.to_crib:
-                self._do_confirm_discard()
-        elif key.isdigit() and 1 <= int(key) <= len(view.hand) and not self.show:
-            card = hand_order(view.hand, self.prefs["sort"])[int(key) - 1]
-            if view.phase == DISCARDING:
-                self._do_select(str(card))
-            elif view.phase == PLAYING and view.turn == view.seat:
-                self._do_play(str(card))
+        meaning = key_command(key, view, self.selected, bool(self.show), self.prefs["sort"])
+        if meaning:
+            getattr(self, "_do_" + meaning[0].replace("-", "_"))(meaning[1])
 
     def _do_continue(self, _=None) -> None:
         self.show = ()

@@ -7,7 +7,6 @@ may log an error (the relay-restart test allows only Chromium's own line about t
 WebSocket while the relay is down).
 """
 
-import json
 import secrets
 import socket
 import time
