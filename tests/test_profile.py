@@ -1,6 +1,7 @@
 """Profiles, game records and statistics: round trips, migrations, merging, refusing damage."""
 
 import json
+import re
 
 import pytest
 
@@ -160,7 +161,10 @@ def test_the_replay_viewer_shows_every_hand(records):
     hands = replay_hands(record)
     assert len(hands) == record.summary.hands
     assert hands[-1].scores == record.summary.scores
-    for hand in hands:
+    me = record.names[0]
+    for hand, pegged in zip(hands, record.summary.pegging):
+        mine = [line for line in hand.lines if line.startswith(f"{me} pegs ")]
+        assert sum(int(n) for line in mine for n in re.findall(r"for (\d+)", line)) == pegged
         dealt = {card for cards in hand.dealt for card in cards}
         assert len(dealt) == sum(len(cards) for cards in hand.dealt)   # every card face up, once
     html = render_replay(record, 0)

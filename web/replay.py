@@ -54,8 +54,8 @@ def replay_hands(record: GameRecord) -> list[ReplayHand]:
                 hand.discards = [tuple(chosen) for chosen in state.discards]
             elif event.kind in ("show", "crib"):
                 hand.shows.append(event)
-            elif event.kind not in ("discard", "reset"):
-                hand.lines.append(event.describe(names))
+            elif event.kind not in ("discard", "reset") and not (event.kind == "peg" and hand.shows):
+                hand.lines.append(event.describe(names))   # the show's pegs are in its own list
             if event.kind == "peg":
                 scores = event.scores
             elif event.kind == "game_over":
