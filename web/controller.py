@@ -56,6 +56,26 @@ def hand_order(cards, sort: str = "rank") -> list:
     return sorted(cards)
 
 
+def toggle_selection(selected: set, card, view) -> set:
+    """The crib cards chosen after tapping ``card``: it goes in or out; with one crib card to
+    choose, a new one replaces the old. Nothing changes outside one's own discard.
+
+    >>> from game.engine import Config, new_game
+    >>> from game.view import view
+    >>> seat_view = view(new_game(Config(players=3), seed=1), 0)
+    >>> first, second = seat_view.hand[:2]
+    >>> toggle_selection({first}, second, seat_view) == {second}
+    True
+    """
+    if view.phase != DISCARDING or view.has_discarded[view.seat] or card not in view.hand:
+        return selected
+    if card in selected:
+        return selected - {card}
+    if len(selected) < view.config.to_crib:
+        return selected | {card}
+    return {card} if view.config.to_crib == 1 else selected
+
+
 def key_command(key: str, view, selected, showing: bool, sort: str):
     """What a key means at the table: ``(command, argument)`` or None.
 
@@ -163,14 +183,7 @@ class Controller:
     def _do_select(self, text) -> None:
         card = Card.parse(text)
         view = self.view()
-        if view.phase != DISCARDING or view.has_discarded[ME] or card not in view.hand:
-            return
-        if card in self.selected:
-            self.selected.discard(card)
-        elif len(self.selected) < view.config.to_crib:
-            self.selected.add(card)
-        elif view.config.to_crib == 1:
-            self.selected = {card}
+        self.selected = toggle_selection(self.selected, card, view)
 
     def _do_confirm_discard(self, _=None) -> None:
         self._act(Action.discard(ME, self.selected))

@@ -23,7 +23,7 @@ from game.events import side_name
 
 from . import protocol
 from .protocol import ProtocolError, parse
-from .controller import clean_prefs, key_command
+from .controller import clean_prefs, key_command, toggle_selection
 from .session import clean_name
 
 CHAT_SHOWN = 200
@@ -191,14 +191,8 @@ class GuestController:
 
     def _do_select(self, text) -> None:
         card, view = Card.parse(text), self._mine()
-        if view is None or view.phase != DISCARDING or view.has_discarded[view.seat] or card not in view.hand:
-            return
-        if card in self.selected:
-            self.selected.discard(card)
-        elif len(self.selected) < view.config.to_crib:
-            self.selected.add(card)
-        elif view.config.to_crib == 1:
-            self.selected = {card}
+        if view is not None:
+            self.selected = toggle_selection(self.selected, card, view)
 
     def _do_confirm_discard(self, _=None) -> None:
         view = self._mine()
