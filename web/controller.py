@@ -213,9 +213,6 @@ class Controller:
     def _do_menu(self, _=None) -> None:
         self.screen, self.show = "start", ()
 
-    def _do_auto_continue(self, value) -> None:
-        self.prefs["auto_continue"] = bool(value)
-
     def bot_step(self) -> None:
         """One bot move, if one is due."""
         if self.bot_waiting():

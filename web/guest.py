@@ -223,6 +223,3 @@ class GuestController:
 
     def _do_continue(self, _=None) -> None:
         self.show = ()
-
-    def _do_auto_continue(self, value) -> None:
-        self.prefs["auto_continue"] = bool(value)
