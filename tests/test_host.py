@@ -115,6 +115,9 @@ def cards_in(value, path=()):
 
 def check_secrecy(before, after, seat, text, seed):
     data = json.loads(text)
+    if data["type"] == "record":    # the seed goes out only once the game is history
+        assert after is not None and after.phase == OVER and data["seed"] == after.seed
+        return
     assert '"seed"' not in text and str(BIG_SEED + seed) not in text
     if data["type"] != "view" or after is None:
         if data["type"] in ("chat", "table"):
@@ -207,6 +210,11 @@ def test_full_games_leak_no_hidden_card_and_no_seed(players, bots, seed):
         seat = guest.seat
         assert guest.view() == wire.table.session.view(seat)
         assert guest.log() == wire.table.session.log
+        # ... and keeps the game in its own history, replayed from the host's record.
+        record = guest.finished
+        assert record is not None and record.seat == seat and record.mode == "friends"
+        assert record.summary.scores == wire.table.session.state.scores
+        assert list(record.actions) == [str(a) for a in wire.table.session.state.actions]
 
 
 def test_the_checker_catches_a_leak():
@@ -350,3 +358,31 @@ def test_rematch_keeps_the_table_together():
     wire.pump()
     assert gus.view().phase == DISCARDING and max(gus.view().scores) == 0
     assert gus.seat == 1 and wire.table.session.names == ["Hana", "Gus"]
+
+
+def test_a_guest_keeps_only_a_record_that_replays_to_its_own_finished_game():
+    wire = Wire(2, seed=21)
+    wire.join("conn-1", "Bob")
+    guest = wire.guests["conn-1"]
+    session_state = lambda: wire.table.session.state
+    wire.host.command("start-table")
+    wire.pump()
+    honest = protocol.record(session_state().config, 5, [], ["Hana", "Bob"])
+    guest.receive(honest)                       # mid-game: no record can be right yet
+    assert guest.finished is None and "before the game is over" in guest.drops[-1]
+    play_to_the_end(wire, random.Random(21))
+    wire.pump()
+    kept = guest.finished
+    assert kept is not None and kept.seat == 1
+    state = session_state()
+    tampered = [
+        protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"]),   # other deal
+        protocol.record(state.config, state.seed, state.actions[:-3], ["Hana", "Bob"]),  # cut short
+        protocol.record(state.config, state.seed, state.actions, ["Hana"]),              # a seat short
+    ]
+    for text in tampered:
+        guest.finished = None
+        guest.receive(text)
+        assert guest.finished is None, text[:80]
+    guest.receive(protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"]))
+    assert guest.finished == kept

@@ -249,9 +249,15 @@ class App:
             self.profile._change(profile.with_prefs(now_iso(), nickname=prefs.get("name"), **wanted))
 
     def record_finished_game(self) -> None:
-        """Keep each finished game (ours or hosted) in the profile, once."""
+        """Keep each finished game (ours, hosted, or one we joined) in the profile, once."""
+        if isinstance(self.ctl, GuestController):
+            record = self.ctl.finished
+            if record is not None and record.id != self._recorded:
+                self._recorded = record.id
+                self.profile.keep(record)
+            return
         session = getattr(self.ctl, "session", None)
-        if session is None or session.state.phase != "over" or isinstance(self.ctl, GuestController):
+        if session is None or session.state.phase != "over":
             return
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self._recorded:
@@ -439,7 +445,8 @@ class App:
         saved = self._load_json(GUEST_KEY) or {}
         token = saved.get("token") if saved.get("room") == room else None
         name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
-        ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None)
+        ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
+                              clock=now_iso)
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
         if ctl.token:

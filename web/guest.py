@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from game.actions import Action
 from game.cards import Card
-from game.engine import DISCARDING, PLAYING
+from game.engine import DISCARDING, OVER, PLAYING
+from game.errors import ParseError
 from game.events import side_name
 
 from . import protocol
 from .protocol import ProtocolError, parse
 from .controller import clean_prefs, key_command, toggle_selection
+from .records import make_record
 from .session import clean_name
 
 CHAT_SHOWN = 200
@@ -35,8 +37,9 @@ class GuestController:
     multiplayer = True
     hosting = False
 
-    def __init__(self, room: str, name: str = "", token: str | None = None):
+    def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: ""):
         self.room, self.token = room, token
+        self.clock = clock                # () -> the time now, ISO 8601, for game records
         self.prefs = clean_prefs({"name": name})
         self.screen = "join"
         self.link = ""                    # the connection's state, in words ("" when all is well)
@@ -55,6 +58,7 @@ class GuestController:
         self.announcement = ""
         self.error = ""
         self.pending = False              # an action is on its way to the host
+        self.finished = None              # the GameRecord of the game that just ended
 
     # -- what render reads --
 
@@ -151,6 +155,27 @@ class GuestController:
             self.announcement = ". ".join(lines[-4:])
         if self.table["started"]:
             self.screen = "table"
+
+    def _on_record(self, message) -> None:
+        """The host's recipe of the game just over: replayed here, kept if it is this game."""
+        view = self.current
+        if self.seat is None or view is None or view.phase != OVER:
+            self.drops.append("a game record before the game is over")
+            return
+        names = [clean_name(name, f"Seat {n + 1}") for n, name in enumerate(message["names"])]
+        try:
+            if len(names) != message["config"].players:
+                raise ParseError("it does not name every seat")
+            record = make_record(message["config"], message["seed"], message["actions"], self.seat,
+                                 names, "friends", self.clock())
+        except ParseError as bad:
+            self.drops.append(f"a game record that does not replay: {bad}")
+            return
+        if record.config != view.config or record.summary.scores != view.scores:
+            self.drops.append("a game record of another game")
+            return
+        if self.finished is None or self.finished.id != record.id:
+            self.finished = record
 
     # -- the guest's input --
 

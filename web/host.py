@@ -4,7 +4,9 @@ the one `Session` that holds the game. Pure Python: tested under CPython.
 Guests' messages come in through `HostTable.receive(conn, text)`; everything to send goes to
 `outbox` as ``(conn, text)`` pairs that the browser glue delivers. The seat of a message is
 the seat bound to its connection, never anything the message says. Each guest gets only its
-own `view` and the public events, so hidden cards and the seed stay in the host's browser.
+own `view` and the public events, so hidden cards and the seed stay in the host's browser
+until the game is over; then each guest gets the game's `record` (config, seed, moves) for its
+own history (a rematch deals from a fresh seed).
 
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
 ...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
@@ -23,6 +25,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from game.bots import BOT_LEVELS
+from game.engine import OVER
 from game.errors import IllegalActionError, ParseError
 
 from . import protocol
@@ -254,6 +257,9 @@ class HostTable:
         if conn is not None and self.session is not None:
             log = self.session.log if full else None
             self.send(conn, protocol.view(self.session.view(seat), events, log))
+            state = self.session.state
+            if state.phase == OVER:     # the game is history now: its recipe is the guest's too
+                self.send(conn, protocol.record(state.config, state.seed, state.actions, self.session.names))
 
     def send_table(self) -> None:
         self.broadcast(protocol.table(self.players, self.target, self.started,

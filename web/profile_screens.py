@@ -114,7 +114,11 @@ class ProfileScreens:
 
     def game_finished(self, session: Session, seat: int = 0) -> None:
         """Keep the record of a game that just ended (once, whatever the caller repeats)."""
-        self._change(self.profile.add_record(record_game(session, seat, self.clock())))
+        self.keep(record_game(session, seat, self.clock()))
+
+    def keep(self, record) -> None:
+        """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""
+        self._change(self.profile.add_record(record))
 
     def export(self) -> str:
         """The whole profile as a file's text."""

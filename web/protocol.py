@@ -10,6 +10,7 @@ person can read; the caller drops the message and logs the reason. Pure Python.
     host -> guest   welcome {seat, token}    reject {reason, text}          error {text}
                     table {players, target, started, seats}                 chat {lines}
                     view {view, events, log}   (log: the whole history on a full sync, else null)
+                    record {config, seed, actions, names}   (only once the game is over)
 
 >>> message = parse(hello("Ann", None), "guest")
 >>> message.type, message["name"], message["token"]
@@ -26,7 +27,7 @@ import json
 import re
 
 from game.actions import Action
-from game.codec import event_from_json, event_to_json, view_from_json, view_to_json
+from game.codec import config_from_json, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
 from game.errors import ParseError
 
 VERSION = 1
@@ -36,6 +37,7 @@ MAX_NAME = 24
 MAX_CHAT = 280
 MAX_LOG_LINES = 400
 MAX_CHAT_LINES = 100
+MAX_ACTIONS = 4_000              # a finished game's moves, for the guest's own record of it
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEAT_KINDS = ("host", "person", "bot", "open")
 REJECT_REASONS = {
@@ -57,6 +59,7 @@ FIELDS = {
         "table": {"players", "target", "started", "seats"},
         "view": {"view", "events", "log"},
         "chat": {"lines"},
+        "record": {"config", "seed", "actions", "names"},
     },
 }
 
@@ -218,10 +221,22 @@ def _host_chat(data) -> dict:
     return {"lines": lines}
 
 
+def _record(data) -> dict:
+    """A finished game's recipe; the guest replays it before keeping it (`web.records`)."""
+    actions = _list(data["actions"], MAX_ACTIONS, "a game's actions")
+    if not all(isinstance(a, str) and len(a) <= 40 for a in actions):
+        raise ProtocolError("a game's actions are short texts")
+    return {"config": config_from_json(data["config"]),
+            "seed": _int(data["seed"], 0, 2**63, "a seed"),
+            "actions": actions,
+            "names": [_text(n, MAX_NAME, "a name", empty=True) for n in _list(data["names"], 4, "names")]}
+
+
 READERS = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
     ("welcome", "host"): _welcome, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
+    ("record", "host"): _record,
 }
 
 
@@ -266,3 +281,9 @@ def view(seat_view, events, log=None) -> str:
 
 def chat_lines(lines: list[dict]) -> str:
     return _dump("chat", lines=lines[-MAX_CHAT_LINES:])
+
+
+def record(config, seed: int, actions, names) -> str:
+    """A finished game, so a guest can keep it in its profile: never sent before the end."""
+    return _dump("record", config=config_to_json(config), seed=seed,
+                 actions=[str(a) for a in actions], names=list(names))

@@ -7,6 +7,7 @@ may log an error (the relay-restart test allows only Chromium's own line about t
 WebSocket while the relay is down).
 """
 
+import json
 import secrets
 import socket
 import time
@@ -148,6 +149,12 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     assert session.state.phase == "over" and session.names == ["Hana", "Gus <b>"]
     expect(guest.get_by_test_id("verdict")).to_be_visible()
     expect(guest.get_by_test_id("chat-lines")).to_contain_text("wins the game")
+    # The guest's own profile keeps the game (the host sent its record at the end): the same
+    # moves as the host's, seen from seat 1.
+    stored = guest.evaluate("localStorage.getItem('cribbage.profile.v2')")
+    records = json.loads(stored)["records"]
+    assert [(r["mode"], r["seat"]) for r in records] == [("friends", 1)]
+    assert records[0]["actions"] == [str(a) for a in session.state.actions]
     host.get_by_test_id("new-game").click()                  # rematch: the same two, a new deal
     expect(guest.get_by_test_id("score-0")).to_have_text("0", timeout=10_000)
     expect(guest.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)
