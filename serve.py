@@ -248,7 +248,8 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, s
     raise ValueError("too many headers")
 
 
-async def answer(root: Path | None, reader: asyncio.StreamReader) -> tuple[str, str, Reply | bytes] | None:
+async def answer(root: Path | None, reader: asyncio.StreamReader,
+                 relay_on: bool = True) -> tuple[str, str, Reply | bytes] | None:
     """Read one request and work out its reply: (method, target, reply), where the reply
     is the raw request head (bytes) when it asks for the relay's WebSocket.
 
@@ -266,7 +267,7 @@ async def answer(root: Path | None, reader: asyncio.StreamReader) -> tuple[str, 
         return None
     method, target, headers, raw = head
     if "websocket" in headers.get("upgrade", "").lower():
-        if method == "GET" and urlsplit(target).path == RELAY_PATH:
+        if relay_on and method == "GET" and urlsplit(target).path == RELAY_PATH:
             return method, target, raw
         return method, target, NOT_FOUND
     if root is None:
@@ -284,11 +285,11 @@ def relay_only_reply(method: str, target: str) -> Reply:
                  b"Cribbage signalling relay: connect a WebSocket to /relay\n")
 
 
-async def handle(root: Path | None, relay: "Relay", reader: asyncio.StreamReader,
+async def handle(root: Path | None, relay: "Relay | None", reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter) -> None:
     """Serve one request on a connection, log it in one line, then close the connection;
     or hand a relay upgrade to the relay for the connection's lifetime."""
-    answered = await answer(root, reader)
+    answered = await answer(root, reader, relay is not None)
     if answered is None:
         writer.close()
         return
@@ -311,10 +312,12 @@ async def handle(root: Path | None, relay: "Relay", reader: asyncio.StreamReader
     print(f'{peer} "{method} {target}" {reply.status.value} {length}', file=sys.stderr, flush=True)
 
 
-async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None) -> None:
+async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
+                relay_on: bool = True) -> None:
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
-    ``root`` None runs only the relay."""
-    relay = Relay(limits or Limits())
+    ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
+    host does (friends then connect with invites by code)."""
+    relay = Relay(limits or Limits()) if relay_on else None
     server = await asyncio.start_server(lambda r, w: handle(root, relay, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -599,7 +602,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
 @contextlib.contextmanager
 def spawn(root: Path = ROOT, stderr=subprocess.DEVNULL, port: int = 0, args: tuple[str, ...] = ()) -> Iterator[str]:
     """Run this server in a child process on a loopback port (0: a free one); yield its base URL.
-    ``args`` are extra command-line arguments (relay limits, ``--relay-only``)."""
+    ``args`` are extra command-line arguments (relay limits, ``--relay-only``, ``--no-relay``)."""
     child = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--root", str(root), *args],
         stdout=subprocess.PIPE,
@@ -624,13 +627,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to bind; 0 picks a free one (default 8000)")
     parser.add_argument("--root", type=Path, default=ROOT, help="site directory (default: this repository)")
     parser.add_argument("--relay-only", action="store_true", help="serve only the signalling relay, no files")
+    parser.add_argument("--no-relay", action="store_true",
+                        help="serve only the files, like a plain static host (friends invite by code)")
     defaults = Limits()
     for name, help_text in LIMIT_HELP.items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
                             default=getattr(defaults, name), help=f"{help_text} (default %(default)s)")
     args = parser.parse_args(argv)
     limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
-    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits))
+    if args.relay_only and args.no_relay:
+        parser.error("--relay-only and --no-relay leave nothing to serve")
+    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay))
 
 
 if __name__ == "__main__":

@@ -317,3 +317,17 @@ def test_relay_only_serves_no_files(tmp_path):
             assert hello["peers"] == []
             await a.close()
         run(main())
+
+
+def test_no_relay_serves_files_and_refuses_the_relay(tmp_path):
+    """--no-relay: a plain static host, as the serverless invite's browser test uses."""
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    with serve.spawn(root=tmp_path, args=("--no-relay",)) as url:
+        with urllib.request.urlopen(url) as response:
+            assert response.read() == b"<p>hi</p>"
+
+        async def main():
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws_url(url))
+            assert refused.value.response.status_code == 404
+        run(main())

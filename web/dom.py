@@ -6,7 +6,8 @@ All behaviour lives in `web.controller` / `web.host_controller` / `web.guest` an
 in `web.render`; this module only moves events and messages in and HTML and messages out.
 
 A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
-table for ROOM (so a host's reload resumes it), and a guest otherwise.
+table for ROOM (so a host's reload resumes it), and a guest otherwise; ``#offer=CODE`` after
+it is an invite by code, for tables without a relay.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from .host_controller import HostController
 from .protocol import REJECT_REASONS
 from .render import render
 from .session import Session, clean_name
-from .transport import GuestNet, HostNet
+from .transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
@@ -39,6 +40,10 @@ HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all 
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
+NO_RELAY_GUEST = ("The table's relay cannot be reached, so this link cannot connect. Ask the host "
+                  "for an invite by code (in their lobby: “No relay? Invite a friend with a code”).")
+CODE_LOST = ("Lost the connection to the host. Without a relay there is no reconnecting by "
+             "itself: ask the host for a new invite link (your seat is kept).")
 
 
 def now_iso() -> str:
@@ -51,6 +56,11 @@ def new_seed() -> int:
 
 class App:
     """The mounted table: one controller, one root element, the listeners we own."""
+
+    # Copy buttons: the field each copies, and what to say once it is on the clipboard.
+    COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your friends."),
+            "copy-code-link": ("code-invite-link", "Invite link copied: send it to one friend."),
+            "copy-answer": ("answer-code", "Answer code copied: send it to your host.")}
 
     def __init__(self, root):
         self.root = root
@@ -75,12 +85,15 @@ class App:
         self._listen(self.root, "change", self.on_change)
         room = js.URLSearchParams.new(js.window.location.search).get("table")
         shared = str(js.window.location.hash or "")
+        offer = shared.removeprefix("#offer=") if room and shared.startswith("#offer=") else None
+        if offer:   # used once: a reload must not answer the same offer again
+            js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
         if shared.startswith("#record="):
             self.profile.command("open-record", shared.removeprefix("#record="))
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
             self.save_profile()
         if room:
-            self._open_table(str(room))
+            self._open_table(str(room), offer)
         else:
             self._resume_saved()
         self.paint()
@@ -114,8 +127,11 @@ class App:
                 asyncio.ensure_future(self.copy_text(self.share_link(self.profile.clipboard)))
             self.after_input()
             return
-        if action == "copy-link":
-            asyncio.ensure_future(self.copy_link())
+        if action in self.COPY:
+            asyncio.ensure_future(self.copy_field(*self.COPY[action]))
+            return
+        if action == "code-invite":
+            asyncio.ensure_future(self.make_code_invite())
             return
         if action == "leave":
             self.leave_table()
@@ -135,6 +151,9 @@ class App:
             return
         if action == "start" and data.get("mode") == "friends":
             self.create_table(data)
+            return
+        if action == "code-answer":
+            asyncio.ensure_future(self.accept_answer(str(data.get("code", ""))))
             return
         self.ctl.command(action, data)
         if action == "chat":
@@ -417,6 +436,12 @@ class App:
 
         def opened(conn):
             table.connect(conn)
+            invite = self.net.invite if self.net is not None else None
+            if invite is not None and self.net.conns.get(conn) is invite[1]:
+                # the code invite is used up: the next friend needs a new one
+                ctl.code_link = ""
+                ctl.code_note = "Connected. Make a new invite link for the next friend."
+                self.paint()
             self.flush()
 
         def message(conn, text):
@@ -430,7 +455,7 @@ class App:
         self.net = HostNet(table.room, opened, message, closed, self.link_status)
         self.net.start()
 
-    def _open_table(self, room: str) -> None:
+    def _open_table(self, room: str, offer: str | None = None) -> None:
         text = js.window.localStorage.getItem(HOST_KEY)
         if text:
             try:
@@ -452,8 +477,39 @@ class App:
         if ctl.token:
             ctl.screen = "lobby"
         self.ctl = ctl
-        self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status)
+        if offer:
+            ctl.link = "Making your answer code…"
+            self.net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
+                                    self.link_status, self.got_answer)
+        else:
+            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status)
         self.net.start()
+
+    def got_answer(self, code: str) -> None:
+        self.ctl.answer_code = code
+        self.ctl.link = "Waiting for the host to paste your answer code…"
+        self.paint()
+
+    async def make_code_invite(self) -> None:
+        """Host: a new invite link with this browser's offer inside (for tables without a relay)."""
+        ctl = self.ctl
+        ctl.code_note = "Making the invite…"
+        self.paint()
+        code = await self.net.make_invite()
+        ctl.code_link = f"{self.invite_link(ctl.room)}#offer={code}"
+        ctl.code_note = "Send this link to one friend, then paste the answer code they send back."
+        self.paint()
+
+    async def accept_answer(self, code: str) -> None:
+        ctl = self.ctl
+        try:
+            await self.net.accept_answer(code)
+        except ParseError as refused:
+            ctl.code_note = f"That code did not work: {refused}."
+        else:
+            if ctl.code_link:     # else the channel opened already, and said so
+                ctl.code_note = "Connecting to your friend… they appear in a seat above once connected."
+        self.paint()
 
     def guest_open(self) -> None:
         if not any('"type":"hello"' in text for text in self.ctl.outbox):
@@ -466,14 +522,21 @@ class App:
         self.after_input()
 
     def guest_closed(self) -> None:
-        self.ctl.link = "Lost the connection to the host. Reconnecting…"
+        by_code = isinstance(self.net, CodeGuestNet)
+        self.ctl.link = CODE_LOST if by_code else "Lost the connection to the host. Reconnecting…"
         self.paint()
 
     def link_status(self, text: str) -> None:
         if text == "version":
             self.ctl.screen, self.ctl.rejected = "rejected", REJECT_REASONS["version"]
-        else:
+        elif isinstance(self.ctl, HostController):
+            if text == RELAY_DOWN:
+                self.ctl.relay_down, text = True, ""
+            elif self.net is not None and self.net.signal.joined:
+                self.ctl.relay_down = False
             self.ctl.link = text
+        else:
+            self.ctl.link = NO_RELAY_GUEST if text == RELAY_DOWN else text
         self.paint()
 
     def flush(self) -> None:
@@ -487,16 +550,21 @@ class App:
             unsent = [text for text in self.ctl.take_outbox() if not self.net.send(text)]
             self.ctl.outbox[:0] = unsent
 
-    async def copy_link(self) -> None:
-        link = getattr(self.ctl, "invite", "")
+    async def copy_field(self, testid: str, done: str) -> None:
+        """Copy a read-only field (an invite link, an answer code) to the clipboard."""
+        field = self.root.querySelector(f'[data-testid="{testid}"]')
+        if not field:
+            return
         try:
-            await js.navigator.clipboard.writeText(link)
-            self.notice = "Invite link copied: paste it to your friends."
-        except Exception:   # no clipboard permission: leave the link selected for the player
-            field = self.root.querySelector('[data-testid="invite-link"]')
+            await js.navigator.clipboard.writeText(field.value)
+            self.notice = done
+        except Exception:   # no clipboard permission: leave the text selected for the player
+            self.notice = "Select the text and copy it (Ctrl+C or long-press)."
+            self.paint()
+            field = self.root.querySelector(f'[data-testid="{testid}"]')
             if field:
                 field.select()
-            self.notice = "Select the link and copy it (Ctrl+C or long-press)."
+            return
         self.paint()
 
     def leave_table(self) -> None:

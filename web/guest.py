@@ -59,6 +59,7 @@ class GuestController:
         self.error = ""
         self.pending = False              # an action is on its way to the host
         self.finished = None              # the GameRecord of the game that just ended
+        self.answer_code = ""             # invited by code: the answer to send back to the host
 
     # -- what render reads --
 

@@ -98,6 +98,7 @@ def seat_list(ctl, started: bool) -> str:
 def render_lobby(ctl) -> str:
     if not ctl.table:
         return (f'<section class="start" data-testid="connecting"><h2>Joining the table…</h2>'
+                f'{answer_panel(ctl)}'
                 f'{link_status(ctl) or "<p class=hint>Connecting to the host.</p>"}</section>')
     players, target = table_config(ctl)
     hosting = getattr(ctl, "hosting", False)
@@ -108,6 +109,8 @@ def render_lobby(ctl) -> str:
                   f'value="{escape(ctl.invite)}" data-testid="invite-link">'
                   f'<button type="button" class="primary" data-action="copy-link" data-testid="copy-link">'
                   f'Copy</button></div></div>')
+    if hosting:
+        invite += code_invite_panel(ctl)
     partners = ('<p class="hint">Partners sit opposite: seats 1 and 3 (team 1) play seats 2 and 4 (team 2).</p>'
                 if players == 4 else "")
     if hosting:
@@ -134,6 +137,52 @@ def render_lobby(ctl) -> str:
 </div>"""
 
 
+def code_invite_panel(ctl, expand: bool | None = None) -> str:
+    """The host's invite without a relay: a link with the offer inside, then the friend's answer.
+    Open by itself (unless ``expand`` says) when the relay cannot be reached: the plain link
+    cannot work then."""
+    down = getattr(ctl, "relay_down", False)
+    expand = down if expand is None else expand
+    why = ('<p class="link-status" role="status" data-testid="relay-down">The relay cannot be reached, '
+           'so the invite link above cannot connect anyone. Invite friends with a code instead, '
+           'one at a time:</p>' if down else "")
+    link = ""
+    if ctl.code_link:
+        link = (f'<div class="invite-row"><input readonly value="{escape(ctl.code_link)}" '
+                f'aria-label="Invite link for one friend" data-testid="code-invite-link">'
+                f'<button type="button" class="secondary" data-action="copy-code-link" data-testid="copy-code-link">Copy'
+                f'</button></div>'
+                f'<form class="invite-row" data-action="code-answer" autocomplete="off">'
+                f'<input name="code" placeholder="Paste the answer code your friend sends back" '
+                f'aria-label="Your friend\'s answer code" data-testid="answer-input" required>'
+                f'<button type="submit" class="primary" data-testid="answer-connect">Connect</button></form>')
+    note = f'<p class="hint" role="status" data-testid="code-note">{escape(ctl.code_note)}</p>' if ctl.code_note else ""
+    return f"""
+<details class="code-invite" data-testid="code-invite"{" open" if expand else ""}>
+  <summary>No relay? Invite a friend with a code</summary>
+  {why}
+  <ol class="steps"><li>Make an invite link and send it to one friend.</li>
+    <li>Their page shows an answer code: they send it back to you.</li>
+    <li>Paste it here and press Connect. Then make a new link for the next friend.</li></ol>
+  <button type="button" class="secondary" data-action="code-invite" data-testid="make-code-invite">Make an invite link</button>
+  {link}{note}
+</details>"""
+
+
+def answer_panel(ctl) -> str:
+    """A guest invited by code: the answer code to send back, until the host connects."""
+    code = getattr(ctl, "answer_code", "")
+    if not code or ctl.table:
+        return ""
+    return f"""
+<div class="invite answer" data-testid="answer-panel">
+  <label class="field" for="answer-code">Send this answer code back to your host: the table
+    connects once they paste it.</label>
+  <div class="invite-row"><input id="answer-code" readonly value="{escape(code)}" data-testid="answer-code">
+    <button type="button" class="primary" data-action="copy-answer" data-testid="copy-answer">Copy</button></div>
+</div>"""
+
+
 def link_status(ctl) -> str:
     text = getattr(ctl, "link", "")
     return f'<p class="link-status" role="status" data-testid="link-status">{escape(text)}</p>' if text else ""
@@ -149,6 +198,7 @@ def render_join(ctl) -> str:
     <input name="name" maxlength="24" value="{escape(ctl.prefs.get('name', ''))}" placeholder="Your name"
            data-testid="name" required autofocus></label>
   <div class="actions"><button type="submit" data-testid="sit-down">Sit down</button></div>
+  {answer_panel(ctl)}
   {link_status(ctl)}
   {f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""}
 </form>"""
@@ -176,6 +226,8 @@ def chat_panel(ctl, presence: bool = True) -> str:
     people = ""
     if presence and ctl.table:
         people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
+        if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
+            people += code_invite_panel(ctl, expand=False)
     return f"""
 <section class="chat" data-testid="chat" aria-label="Table chat">
   {people}

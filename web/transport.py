@@ -8,22 +8,31 @@ payloads (opaque to the relay) are JSON objects with ``kind``:
 ``host-here`` (a host that (re)joined tells everyone), ``offer`` / ``answer`` (complete SDP,
 candidates included, so no trickle), ``version`` (the host speaks another protocol version).
 Once a channel is open the relay is not needed: a game survives a relay restart.
+
+Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
+exchange by hand: the offer travels in the invite link and the answer comes back as a code the
+host pastes (`web.signal_code`). Signal reports ``RELAY_DOWN`` when the relay cannot be reached.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 
 import js
 from pyodide.ffi import create_proxy, to_js
 
+from game.errors import ParseError
+
+from . import signal_code
 from .protocol import VERSION
 
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
 STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
+RELAY_DOWN = "relay-down"  # the status word for a relay that refused or never answered
 STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
          "the page. Still trying…")
 
@@ -107,6 +116,7 @@ class Signal:
         kind = message.get("type")
         if kind == "joined":
             self.joined = True
+            self.on_status("")
             self.on_joined(message.get("peers", []))
         elif kind == "from":
             try:
@@ -123,10 +133,10 @@ class Signal:
                 self.on_status(f"The relay refused this table: {message.get('reason')}")
 
     def _closed(self, _event) -> None:
-        self.joined = False
+        was_joined, self.joined = self.joined, False
         if self.closed:
             return
-        self.on_status("")
+        self.on_status("" if was_joined else RELAY_DOWN)   # never got in: no relay there
         asyncio.ensure_future(self._reconnect())
 
     async def _reconnect(self) -> None:
@@ -216,13 +226,13 @@ class HostNet:
         self.peers: dict[str, Peer] = {}    # relay id -> peer
         self.conns: dict[str, Peer] = {}    # conn -> peer
         self.count = 0
+        self.invite: tuple[int, Peer] | None = None    # the code invite waiting for its answer
         self.signal = Signal(room, self._joined, self._from, self._left, on_status)
 
     def start(self) -> None:
         self.signal.open()
 
     def _joined(self, _peers) -> None:
-        self.on_status("")
         self.signal.send(None, {"kind": "host-here", "v": VERSION})
 
     def _left(self, relay_id) -> None:
@@ -242,22 +252,61 @@ class HostNet:
         old = self.peers.pop(relay_id, None)
         if old is not None and not old.open:
             old.close()
+        peer = self._new_peer()
+        self.peers[relay_id] = peer
+        self.signal.send(relay_id, {"kind": "offer", "sdp": await self._local_offer(peer)})
+
+    def _new_peer(self) -> Peer:
+        """A peer with its data channel, known by a fresh conn id."""
         self.count += 1
         conn = f"c{self.count}"
         peer = Peer()
-        self.peers[relay_id] = peer
         self.conns[conn] = peer
         channel = peer.pc.createDataChannel("table", _js({"ordered": True}))
         peer.attach(channel, lambda: self.on_open(conn), lambda text: self.on_message(conn, text),
                     lambda: self._closed(conn))
+        return peer
+
+    async def _local_offer(self, peer: Peer) -> str:
         offer = await peer.pc.createOffer()
         await peer.pc.setLocalDescription(offer)
         await _gathered(peer.pc)
-        self.signal.send(relay_id, {"kind": "offer", "sdp": peer.pc.localDescription.sdp})
+        return peer.pc.localDescription.sdp
 
     async def _answer(self, peer: Peer, sdp: str) -> None:
         if peer.pc.signalingState == "have-local-offer":
             await peer.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp}))
+
+    async def make_invite(self) -> str:
+        """An invite without the relay: a new peer's offer as a code for one friend's link.
+        An earlier code invite that no one answered is withdrawn."""
+        if self.invite is not None and not self.invite[1].open:
+            self._drop_peer(self.invite[1])
+        peer = self._new_peer()
+        number = secrets.randbelow(10**6)
+        self.invite = (number, peer)
+        return signal_code.pack("offer", number, await self._local_offer(peer))
+
+    async def accept_answer(self, code: str) -> None:
+        """The friend's answer code for the current code invite; `ParseError` says what is wrong."""
+        kind, number, sdp = signal_code.unpack(code)
+        if kind != "answer":
+            raise ParseError("that is an invite code: paste the answer code your friend sent back")
+        if self.invite is None or number != self.invite[0]:
+            raise ParseError("that answer is for an older invite link: make a new one and send it")
+        peer = self.invite[1]
+        if peer.pc.signalingState != "have-local-offer":
+            raise ParseError("that invite has been answered already: make a new one for the next friend")
+        try:
+            await peer.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp}))
+        except Exception:
+            raise ParseError("that answer code does not fit this invite: make a new invite link") from None
+
+    def _drop_peer(self, peer: Peer) -> None:
+        for conn, known in list(self.conns.items()):
+            if known is peer:
+                del self.conns[conn]
+        peer.close()
 
     def _closed(self, conn: str) -> None:
         peer = self.conns.pop(conn, None)
@@ -325,7 +374,7 @@ class GuestNet:
                 continue
             if self.signal.joined:
                 self.signal.send(None, {"kind": "want-offer", "v": VERSION})
-            if loop.time() - self.since > STALE_AFTER:
+            if self.signal.joined and loop.time() - self.since > STALE_AFTER:
                 self.on_status(STALE)
 
     def _from(self, sender, payload: dict) -> None:
@@ -376,5 +425,64 @@ class GuestNet:
     def close(self) -> None:
         self.closed = True
         self.signal.close()
+        if self.peer is not None:
+            self.peer.close()
+
+
+class CodeGuestNet:
+    """A guest invited by code (no relay): answers the offer from the link and hands the answer
+    code to ``on_answer(code)`` for the friend to send to the host. Without a relay there is no
+    reconnecting: a lost channel needs a new invite link."""
+
+    def __init__(self, offer_code: str, on_open, on_message, on_close, on_status, on_answer):
+        self.offer_code = offer_code
+        self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.on_answer = on_answer
+        self.peer: Peer | None = None
+
+    def start(self) -> None:
+        asyncio.ensure_future(self._answer())
+
+    @property
+    def connected(self) -> bool:
+        return self.peer is not None and self.peer.open
+
+    async def _answer(self) -> None:
+        try:
+            kind, number, sdp = signal_code.unpack(self.offer_code)
+            if kind != "offer":
+                raise ParseError("this link holds an answer code, not an invite: ask for the invite link")
+        except ParseError as bad:
+            self.on_status(f"This invite link is damaged ({bad}). Ask the host for a new one.")
+            return
+        peer = self.peer = Peer()
+
+        def channel_arrived(event):
+            peer.attach(event.channel, self._opened, self.on_message, self._closed)
+        peer.listeners.on(peer.pc, "datachannel", channel_arrived)
+        try:
+            await peer.pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp}))
+            answer = await peer.pc.createAnswer()
+            await peer.pc.setLocalDescription(answer)
+        except Exception:
+            self.on_status("This invite link does not work. Ask the host for a new one.")
+            return
+        await _gathered(peer.pc)
+        self.on_answer(signal_code.pack("answer", number, peer.pc.localDescription.sdp))
+
+    def _opened(self) -> None:
+        self.on_status("")
+        self.on_open()
+
+    def _closed(self) -> None:
+        self.on_close()
+
+    def send(self, text: str) -> bool:
+        if self.connected:
+            self.peer.send(text)
+            return True
+        return False
+
+    def close(self) -> None:
         if self.peer is not None:
             self.peer.close()
