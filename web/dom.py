@@ -23,6 +23,7 @@ from pyodide.ffi import create_proxy
 from game.errors import ParseError
 
 from .controller import Controller
+from .device_link import Linker
 from .profile import Profile
 from .profile_screens import ProfileScreens
 from .guest import GuestController
@@ -75,6 +76,7 @@ class App:
         self.net = None
         self._proxies = []
         self._bots_running = False
+        self.linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
 
     # -- set-up and teardown --
 
@@ -122,6 +124,9 @@ class App:
         if action == "export-profile":
             self.download("cribbage-profile.json", self.profile.export())
             return
+        if action in self.LINK:
+            self.LINK[action](self)
+            return
         if self.profile.command(action, arg):
             if action == "share-record" and self.profile.clipboard:
                 asyncio.ensure_future(self.copy_text(self.share_link(self.profile.clipboard)))
@@ -161,6 +166,10 @@ class App:
         self.after_input()
 
     def on_key(self, event) -> None:
+        if event.key == "Enter" and event.target.getAttribute("data-testid") == "link-code-input":
+            event.preventDefault()          # Enter in the link code field: link (not the form)
+            self.link_enter()
+            return
         if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or event.ctrlKey or event.metaKey:
             return
         if event.key == "Enter" and event.target.tagName == "BUTTON":
@@ -243,6 +252,24 @@ class App:
     # -- the bots' pace --
 
     # -- the profile --
+
+    def link_enter(self) -> None:
+        field = self.root.querySelector('[data-testid="link-code-input"]')
+        self.linker.enter(str(field.value) if field else "")
+
+    # Settings, "Link a device": the buttons' commands (web.device_link runs the link).
+    LINK = {"link-show": lambda app: app.linker.show(), "link-enter": link_enter,
+            "link-cancel": lambda app: app.linker.cancel()}
+
+    def _linked(self) -> None:
+        """The link's state changed (or a merge happened): save, and show it."""
+        self.ctl.prefs.update(self.table_prefs())
+        self.save_profile()
+        self.paint()
+
+    @staticmethod
+    def _later(seconds: float, fn) -> None:
+        asyncio.get_event_loop().call_later(seconds, fn)
 
     def table_prefs(self) -> dict:
         """The profile's preferences as the table's controller reads them."""

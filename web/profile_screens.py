@@ -39,6 +39,7 @@ class ProfileScreens:
         self.message = ""
         self.changed = False                # the profile needs saving
         self.clipboard = ""                 # a link for the glue to copy
+        self.link = None                    # a device link in progress (web.device_link.LinkState)
 
     def command(self, name: str, arg=None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
@@ -53,7 +54,7 @@ class ProfileScreens:
 
     def render(self) -> str:
         if self.screen == "settings":
-            return render_settings(self.profile, self.message)
+            return render_settings(self.profile, self.message, self.link)
         if self.screen == "stats":
             note = f'<p class="notice" role="status">{self.message}</p>' if self.message else ""
             return note + render_stats(self.profile)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .device_link import LINK_MINUTES, LinkState
 from .profile import PREFERENCES, Profile
 from .records import GameRecord
 from .render import card_face, cards_row
@@ -31,8 +32,9 @@ LABELS = {
 }
 
 
-def render_settings(profile: Profile, message: str = "") -> str:
-    """Nickname and every preference (applied as soon as it changes), export and import."""
+def render_settings(profile: Profile, message: str = "", link: LinkState | None = None) -> str:
+    """Nickname and every preference (applied as soon as it changes), export and import, and
+    linking another device."""
     groups = []
     for name, (label, choices) in LABELS.items():
         options = "".join(
@@ -53,8 +55,37 @@ def render_settings(profile: Profile, message: str = "") -> str:
     <label class="secondary file-button">Load from a file
       <input type="file" accept=".json,application/json" data-action="import-profile" data-testid="import-profile"></label>
   </fieldset>
+  {render_link(link)}
   <div class="actions"><button type="button" class="primary" data-action="menu">Done</button></div>
 </form>"""
+
+
+def render_link(link: LinkState | None) -> str:
+    """Link a device: show a code here or type the other device's, then how the link is going."""
+    status = (f'<p class="link-status" role="status" data-testid="link-status">{escape(link.status)}</p>'
+              if link and link.status else "")
+    if link and not link.finished:
+        shown = ""
+        if link.showing:
+            shown = (f'<p>On your other device, open Settings, then Link a device, and type this code '
+                     f'(it works for {LINK_MINUTES} minutes):</p>'
+                     f'<p class="link-code" data-testid="link-code">{escape(link.code)}</p>')
+        body = (f'{shown}{status}<div class="actions"><button type="button" class="secondary" '
+                f'data-action="link-cancel" data-testid="link-cancel">Cancel</button></div>')
+    else:
+        body = f"""{status}
+    <div class="link-choices">
+      <button type="button" class="secondary" data-action="link-show" data-testid="link-show">Show a code</button>
+      <span class="hint">or type the code your other device shows:</span>
+      <span class="invite-row"><input maxlength="12" placeholder="K7MQ-2XRT" autocapitalize="characters"
+        aria-label="Code from your other device" data-testid="link-code-input" spellcheck="false">
+        <button type="button" class="secondary" data-action="link-enter" data-testid="link-enter">Link</button></span>
+    </div>"""
+    return f"""<fieldset class="link-device" data-testid="link-device"><legend>Link a device</legend>
+    <p class="hint">Both devices, online at the same time, swap their games directly (peer to peer)
+      and keep the newer settings. Linking again never counts a game twice.</p>
+    {body}
+  </fieldset>"""
 
 
 def _value(value) -> str:

@@ -26,13 +26,13 @@ from pyodide.ffi import create_proxy, to_js
 from game.errors import ParseError
 
 from . import signal_code
+from .signal_code import RELAY_DOWN
 from .protocol import VERSION
 
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
 STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
-RELAY_DOWN = "relay-down"  # the status word for a relay that refused or never answered
 STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
          "the page. Still trying…")
 
