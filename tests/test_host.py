@@ -386,3 +386,13 @@ def test_a_guest_keeps_only_a_record_that_replays_to_its_own_finished_game():
         assert guest.finished is None, text[:80]
     guest.receive(protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"]))
     assert guest.finished == kept
+
+
+def test_closing_the_table_tells_every_guest():
+    wire = Wire(3)
+    wire.join("conn-1", "Bob")
+    wire.join("conn-2", "Cy")
+    wire.table.close()
+    wire.pump()
+    for guest in wire.guests.values():
+        assert guest.screen == "rejected" and guest.rejected == protocol.REJECT_REASONS["closed"]

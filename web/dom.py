@@ -595,9 +595,19 @@ class App:
         self.paint()
 
     def leave_table(self) -> None:
+        """Leave (a guest) or close (the host) the table, back to the start screen. Mid-game,
+        only once the player confirms."""
+        view = self.ctl.view() if getattr(self.ctl, "screen", "") == "table" else None
+        if view is not None and view.phase != "over" and not js.window.confirm(
+                "Close this table for everyone?" if isinstance(self.ctl, HostController)
+                else "Leave this game? A bot can take your seat until you come back."):
+            return
+        if isinstance(self.ctl, HostController):
+            self.ctl.table.close()      # every guest hears why the table went away
+            self.flush()
         if self.net is not None:
-            self.net.close()
-            self.net = None
+            net, self.net = self.net, None
+            self._later(0.5, net.close)   # let the goodbye leave first
         storage = js.window.localStorage
         if isinstance(self.ctl, HostController):
             storage.removeItem(HOST_KEY)

@@ -107,6 +107,12 @@ class HostTable:
             self.system(f"{self.seats[seat].name} left")
             self.send_table()
 
+    def close(self) -> None:
+        """The host closes the table: every guest is told, then the glue hangs up."""
+        for conn, seat in self.seat_of.items():
+            if seat is not None:
+                self.send(conn, protocol.reject("closed"))
+
     def receive(self, conn, text) -> None:
         """Handle one message from ``conn``; a bad one is dropped with a logged reason."""
         if conn not in self.seat_of:

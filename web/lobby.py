@@ -119,9 +119,13 @@ def render_lobby(ctl) -> str:
         note = ("Everyone is seated." if ready else
                 f"{waiting} empty seat{'s' if waiting > 1 else ''}: wait for a friend or put a bot there.")
         start = (f'<div class="actions"><button class="primary" data-action="start-table" data-testid="start-table"'
-                 f'{"" if ready else " disabled"}>Start the game</button></div><p class="hint">{note}</p>')
+                 f'{"" if ready else " disabled"}>Start the game</button>'
+                 f'<button type="button" class="secondary" data-action="leave" data-testid="close-table">'
+                 f'Close the table</button></div><p class="hint">{note}</p>')
     else:
-        start = '<p class="waiting" data-testid="await-start">Waiting for the host to start the game…</p>'
+        start = ('<p class="waiting" data-testid="await-start">Waiting for the host to start the game…</p>'
+                 '<div class="actions"><button type="button" class="secondary" data-action="leave" '
+                 'data-testid="leave">Leave the table</button></div>')
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
     return f"""
 <div class="lobby-wrap">
@@ -223,7 +227,11 @@ def chat_panel(ctl, presence: bool = True) -> str:
         else:
             lines.append(f'<li>{when} <b class="speaker">{escape(line["name"])}</b> '
                          f'<span class="text">{escape(line["text"])}</span></li>')
-    people = ""
+    people = leave = ""
+    if presence:
+        what = "Close the table" if getattr(ctl, "hosting", False) else "Leave the table"
+        leave = (f'<button type="button" class="secondary small leave" data-action="leave" '
+                 f'data-testid="leave-game">{what}</button>')
     if presence and ctl.table:
         people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
         if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
@@ -238,4 +246,5 @@ def chat_panel(ctl, presence: bool = True) -> str:
            data-testid="chat-input">
     <button type="submit" data-testid="chat-send">Send</button>
   </form>
+  {leave}
 </section>"""

@@ -11,6 +11,7 @@ import json
 import secrets
 import socket
 import time
+from pathlib import Path
 
 import pytest
 from harness import Network, screenshot, wait_ready
@@ -18,6 +19,8 @@ from playwright.sync_api import Page, expect
 
 import serve
 from web.host import HostTable
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.e2e
 
@@ -271,3 +274,65 @@ def test_a_stale_link_says_so(people, site):
     wait_ready(page)
     expect(page.get_by_test_id("link-status")).to_contain_text("stale", timeout=10_000)
     expect(page.get_by_test_id("join")).to_be_visible()
+
+
+def test_the_host_closes_the_table_and_the_guest_is_told(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    join(guest, link, "Gus")
+    expect(host.get_by_test_id("seat-1")).to_contain_text("Gus")
+    host.get_by_test_id("close-table").click()
+    expect(host.get_by_test_id("start")).to_be_visible()
+    assert "table=" not in host.url
+    expect(guest.get_by_test_id("reject-reason")).to_have_text("The host has closed this table.")
+
+
+def test_a_guest_leaves_mid_game_after_confirming(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    join(guest, link, "Gus")
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    guest.once("dialog", lambda dialog: dialog.dismiss())       # "no": stays at the table
+    guest.get_by_test_id("leave-game").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible()
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_test_id("leave-game").click()
+    expect(guest.get_by_test_id("start")).to_be_visible()
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus left", timeout=10_000)
+    expect(host.get_by_test_id("stand-in-1")).to_be_visible()
+
+
+def test_a_bot_sits_in_for_an_away_guest_then_hands_the_seat_back(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    join(guest, link, "Gus")
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    guest.goto("about:blank")                      # the tab is gone, the seat token stays
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus left", timeout=15_000)
+    host.get_by_test_id("stand-in-1").click()
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("A bot plays for Gus")
+    play([host], moves=6)                          # the bot plays Gus's cards meanwhile
+    guest.goto(link + "&speed=instant")
+    wait_ready(guest)
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=20_000)
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus is back")
+    host.get_by_test_id("give-back-1").click()
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus has their seat back")
+    assert host_session(host).bots == [None, None]
+    play([host, guest])
+    check_scores(host, [guest])
+
+
+def test_a_guest_on_another_protocol_version_is_told_to_reload(people, site):
+    host, guest = people(), people()
+    link = host_table(host, site, 2)
+    source = (ROOT / "web" / "protocol.py").read_text()
+    assert "\nVERSION = 1\n" in source
+    newer = source.replace("\nVERSION = 1\n", "\nVERSION = 2\n")
+    guest.route("**/web/protocol.py", lambda route: route.fulfill(body=newer, content_type="text/x-python"))
+    guest.goto(link + "&speed=instant")
+    wait_ready(guest)
+    expect(guest.get_by_test_id("reject-reason")).to_contain_text("another version", timeout=15_000)
+    expect(host.get_by_test_id("seat-1")).to_contain_text("Empty seat")
