@@ -237,7 +237,7 @@ def chat_panel(ctl, presence: bool = True) -> str:
         if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
             people += code_invite_panel(ctl, expand=False)
     return f"""
-<section class="chat" data-testid="chat" aria-label="Table chat">
+<section class="chat" id="chat-panel" data-testid="chat" aria-label="Table chat">
   {people}
   <h3>Table chat</h3>
   <ol class="chat-lines" data-testid="chat-lines" aria-live="polite">{"".join(lines)}</ol>

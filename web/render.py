@@ -99,7 +99,8 @@ def render_table(ctl: Controller) -> str:
     multiplayer = getattr(ctl, "multiplayer", False)
     parts = [f'<div class="tabletop{" friends" if multiplayer else ""}" data-phase="{view.phase}" '
              f'data-turn="{view.turn}" data-seat="{view.seat}" data-state="{view.state_id}">',
-             scoreboard(ctl, view), opponents(ctl, view), middle(ctl, view), my_hand(ctl, view)]
+             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "", opponents(ctl, view),
+             middle(ctl, view), my_hand(ctl, view)]
     if ctl.show:
         parts.append(show_panel(ctl, view))
     elif view.phase == OVER:
@@ -110,6 +111,20 @@ def render_table(ctl: Controller) -> str:
     parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
                  f'{escape(ctl.announcement)}</div></div>')
     return "".join(parts)
+
+
+def chat_jump(ctl) -> str:
+    """Phones: the table chat sits below the hand, so a bar under the scores shows its latest
+    line and jumps down to it (hidden on wide screens, where the chat is beside the table)."""
+    last = ctl.chat[-1] if ctl.chat else None
+    if last is None:
+        line = "Say something to the table"
+    elif last["system"]:
+        line = escape(last["text"])
+    else:
+        line = f'<b>{escape(last["name"])}:</b> {escape(last["text"])}'
+    return (f'<a class="chat-jump" href="#chat-panel" data-testid="chat-jump">'
+            f'<span class="chat-jump-label">Chat</span><span class="chat-jump-line">{line}</span></a>')
 
 
 def scoreboard(ctl: Controller, view) -> str:
