@@ -24,6 +24,7 @@ from game.errors import ParseError
 
 from .controller import Controller
 from .device_link import Linker
+from .early import hand_over, read_shell
 from .profile import Profile
 from .profile_screens import ProfileScreens
 from .guest import GuestController
@@ -632,9 +633,17 @@ class App:
 
 
 def start(root_id: str = "table") -> App:
-    """Mount the table on the element ``root_id`` and mark the page ready for input."""
+    """Mount the table on the element ``root_id`` and mark the page ready for input.
+
+    The page's static start form (index.html) may have been used while Python loaded: what the
+    player typed, chose or pressed there is handed over to the mounted app (`web.early`).
+    """
     root = js.document.getElementById(root_id)
+    shell = read_shell(root, js.document)
     app = App(root)
     app.mount()
-    js.document.documentElement.dataset.ready = "true"
+    try:
+        hand_over(shell, root)
+    finally:
+        js.document.documentElement.dataset.ready = "true"
     return app
