@@ -2,11 +2,18 @@
 
     .venv/bin/python scripts/build_dist.py [--out dist] [--best]     (after scripts/setup)
 
-dist/ holds the page, its config, our Python files, the pinned runtime, the web app manifest
+dist/ holds the page, its config, our Python modules, the pinned runtime, the web app manifest
 and icons, and a service worker (sw.js) that caches all of it on the first visit, so the bot
 game then works offline and a repeat visit fetches almost nothing. Every compressible file also
-gets .gz and .br copies for hosts that serve precompressed files (nginx gzip_static, serve.py).
+gets .gz and .br copies for hosts that serve precompressed files (nginx gzip_static, serve.py);
+the runtime's copies are those scripts/vendor.py made already, when they are up to date.
 --best compresses with brotli's slowest setting (about a minute more, 10% smaller wasm).
+
+The modules of pyscript.toml's [files] table (game/, web/) are not copied as sources: they go
+into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip,
+which dist's own pyscript.toml hands to PyScript and web/main.py puts on sys.path. dist/ is made
+afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
+when they change); --sources ships the .py files instead, as the repository's page loads them.
 """
 
 import argparse
@@ -18,10 +25,17 @@ import sys
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import app_bundle  # noqa: E402
+import gen_files  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".json", ".css", ".html", ".py", ".toml", ".svg",
-                ".webmanifest"}
+                ".webmanifest", ".zip"}
 MIN_COMPRESS = 1024
+# Fetched at once, while the runtime loads; PyScript's own fetch of [files] then finds it ready.
+PRELOAD_BUNDLE = f"""  <link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">
+"""
 HEAD_EXTRAS = """  <link rel="manifest" href="./manifest.webmanifest">
   <meta name="theme-color" content="#1f5135">
   <link rel="apple-touch-icon" href="./web/icons/icon-192.png">
@@ -30,6 +44,10 @@ REGISTER_SW = """  <script>
     // Cache the game on the first visit: later visits start from the cache, even offline.
     // Registered once the table is ready, so its downloads never compete with the start.
     if ("serviceWorker" in navigator) {
+      // A new version (a rebuilt or redeployed dist/) takes over as soon as it is cached: a page
+      // that an older one served then reloads, so that it never goes on running old code.
+      const updating = Boolean(navigator.serviceWorker.controller);
+      navigator.serviceWorker.addEventListener("controllerchange", () => { if (updating) location.reload(); });
       const register = () => navigator.serviceWorker.register("./sw.js");
       new MutationObserver((_, observer) => {
         if (document.documentElement.dataset.ready === "true") { observer.disconnect(); register(); }
@@ -39,11 +57,14 @@ REGISTER_SW = """  <script>
 """
 
 
-def site_files(root: Path = ROOT) -> list[str]:
-    """Posix paths of everything the page needs, relative to the repository root."""
+def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
+    """Posix paths of everything the page needs, relative to the repository root; with
+    `bundle`, without the Python modules that web/app.zip holds instead."""
     config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
     files = {"index.html", "pyscript.toml", "web/main.py"}
     files |= {source.removeprefix("./") for source in config["files"]}
+    if bundle:
+        files -= set(app_bundle.modules(root))
     vendor = root / "web" / "vendor"
     if not (vendor / "pyodide" / "pyodide.asm.wasm").exists():
         sys.exit("build_dist: web/vendor/ is missing: run scripts/setup first")
@@ -74,9 +95,35 @@ self.addEventListener("activate", (event) => {{
   );
 }});
 
+// If this address no longer serves a build with this worker (`scripts/play --dev` serves the
+// repository's sources here, which have no sw.js), step aside: unregister, drop the cache and
+// reload the open pages, which then get what the server has, not this cache's old copy.
+async function checkStillServed(event) {{
+  if (!self.navigator.onLine) return;
+  let response;
+  try {{
+    response = await fetch("./sw.js", {{ cache: "no-cache" }});
+  }} catch {{
+    return;   // offline: keep serving from the cache
+  }}
+  if (response.status !== 404) return;
+  await self.registration.unregister();
+  await caches.delete(CACHE);
+  const open = await self.clients.matchAll({{ type: "window" }});
+  for (const client of open) client.navigate(client.url);
+  if (open.some((client) => client.id === event.resultingClientId)) return;
+  // The page this navigation is making may not be a client yet: wait for it (up to 10 s).
+  for (let tries = 0; tries < 100; tries++) {{
+    const page = await self.clients.get(event.resultingClientId);
+    if (page) return page.navigate(page.url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }}
+}}
+
 self.addEventListener("fetch", (event) => {{
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.mode === "navigate") event.waitUntil(checkStillServed(event));
   // The page's own address may carry ?speed=... or #record=...: it is always index.html.
   const key = request.mode === "navigate" ? "./index.html" : request;
   event.respondWith(caches.match(key, {{ ignoreSearch: request.mode === "navigate" }})
@@ -85,38 +132,74 @@ self.addEventListener("fetch", (event) => {{
 """
 
 
-def compress(path: Path, best: bool) -> None:
-    data = path.read_bytes()
-    (path.parent / (path.name + ".gz")).write_bytes(gzip.compress(data, 9, mtime=0))
+def compress(path: Path, best: bool, made: Path | None = None) -> None:
+    """Write path.gz and path.br (when the brotli module is there). Copies that scripts/vendor.py
+    made of the same file (`made`: the source path.gz/.br next to it, with its modification
+    time) are taken as they are, unless `best` asks for a smaller brotli."""
     try:
         import brotli
     except ImportError:
-        return
-    (path.parent / (path.name + ".br")).write_bytes(brotli.compress(data, quality=11 if best else 9))
+        brotli = None
+    data = None
+    for suffix, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)),
+                         (".br", brotli and (lambda d: brotli.compress(d, quality=11 if best else 9)))):
+        if pack is None:
+            continue
+        target = path.parent / (path.name + suffix)
+        if made is not None and not (best and suffix == ".br"):
+            copy = made.with_name(made.name + suffix)
+            if copy.is_file() and copy.stat().st_mtime_ns == made.stat().st_mtime_ns:
+                shutil.copyfile(copy, target)
+                continue
+        data = path.read_bytes() if data is None else data
+        target.write_bytes(pack(data))
 
 
-def build(out: Path, best: bool = False) -> dict:
-    """Write the site into ``out`` (replacing it); returns a few figures."""
-    files = site_files()
+def dist_config(root: Path = ROOT) -> str:
+    """dist's pyscript.toml: the repository's, with the bundle as the only [files] entry."""
+    config = (root / "pyscript.toml").read_text(encoding="utf-8")
+    table = f'[files]\n"./{app_bundle.SITE_PATH}" = "./{app_bundle.BROWSER_PATH}"\n'
+    note = "# Generated by scripts/build_dist.py: our modules come precompiled in one zip.\n"
+    return note + gen_files.with_table(config, table)
+
+
+def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
+    """Write the site into ``out`` (replacing it); returns a few figures. With `bundle` (the
+    default) our modules go in as web/app.zip, precompiled; without, as sources."""
+    files = site_files(bundle=bundle)
     if out.exists():
         shutil.rmtree(out)
+    out.mkdir(parents=True)
+    if bundle:
+        (out / app_bundle.SITE_PATH).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            app_bundle.build(out / app_bundle.SITE_PATH, sources=True)
+        except app_bundle.BundleError as error:
+            sys.exit(f"build_dist: {error}")
     digest = hashlib.sha256()
     for rel in files:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
-        digest.update(rel.encode() + b"\0" + (ROOT / rel).read_bytes())
-    version = digest.hexdigest()[:12]
+    if bundle:
+        (out / "pyscript.toml").write_text(dist_config(), encoding="utf-8")
+        files = sorted(files + [app_bundle.SITE_PATH])
     page = out / "index.html"
     html = page.read_text(encoding="utf-8")
-    html = html.replace("</head>", HEAD_EXTRAS + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
+    extras = (PRELOAD_BUNDLE if bundle else "") + HEAD_EXTRAS
+    html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")
+    for rel in files:   # what the visitor gets, as written: the cache's name changes with any of it
+        digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
+    version = digest.hexdigest()[:12]
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
     (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
     raw = packed = 0
     for path in sorted(out.rglob("*")):
         if path.is_file() and path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_COMPRESS:
-            compress(path, best)
+            rel = path.relative_to(out)
+            vendored = ROOT / rel if rel.parts[:2] == ("web", "vendor") else None
+            compress(path, best, vendored)
     for path in out.rglob("*"):
         if path.is_file() and path.suffix not in (".gz", ".br"):
             raw += path.stat().st_size
@@ -129,8 +212,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "dist")
     parser.add_argument("--best", action="store_true", help="slowest, smallest brotli")
+    parser.add_argument("--sources", action="store_true",
+                        help="ship game/ and web/ as .py sources instead of the precompiled web/app.zip")
     args = parser.parse_args()
-    figures = build(args.out.resolve(), args.best)
+    figures = build(args.out.resolve(), args.best, bundle=not args.sources)
     print(f"built {args.out} (version {figures['version']}): {figures['files']} files, "
           f"{figures['bytes'] / 1e6:.1f} MB, {figures['compressed'] / 1e6:.1f} MB precompressed")
 

@@ -1,12 +1,21 @@
 """Browser entry point: PyScript runs this file once pyscript.toml's [files] are in place.
 
-It mounts the table (web.dom), which removes the loading line and sets the ready marker
-(`<html data-ready="true">`) that tests and the benchmark wait for.
+The built site (scripts/build_dist.py) ships game/ and web/ as one zip of precompiled
+bytecode, which PyScript writes to app.zip; it goes first on sys.path, so zipimport loads
+every module from it. The repository's own page has no app.zip and imports the sources.
+Then it mounts the table (web.dom), which removes the loading line and sets the ready
+marker (`<html data-ready="true">`) that tests and the benchmark wait for.
 """
 
-from pyscript import document
+import os
+import sys
 
-from web.dom import start
+if os.path.isfile("app.zip"):
+    sys.path.insert(0, os.path.abspath("app.zip"))
+
+from pyscript import document  # noqa: E402
+
+from web.dom import start  # noqa: E402
 
 document.getElementById("boot").remove()
 start("table")

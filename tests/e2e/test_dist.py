@@ -1,4 +1,5 @@
-"""dist/ on a plain static server: a whole game against the bot, then offline from the cache."""
+"""dist/ on a plain static server: a whole game against the bot, with our modules from the
+precompiled web/app.zip (no source fetched), then offline from the cache."""
 
 import re
 import subprocess
@@ -11,6 +12,7 @@ from test_play_bot import open_table, play_game
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "scripts"))
 import build_dist  # noqa: E402
+import serve  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -37,14 +39,18 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     page = watched.page
     open_table(page, dist_site, players=2, level="easy")
     play_game(page, checks_every=8)
+    paths = {url.removeprefix(dist_site.rstrip("/")).split("?")[0] for url in watched.urls}
+    assert "/web/app.zip" in paths and "/web/vendor/pyodide/pyodide.asm.wasm" in paths
+    assert not [path for path in paths if path.endswith(".py") and path != "/web/main.py"], paths
     # The service worker has cached every file once it is active.
-    total = page.evaluate("""async () => {
+    cached = page.evaluate("""async () => {
         const registration = await navigator.serviceWorker.ready;
         const names = await caches.keys();
         const cache = await caches.open(names.find((n) => n.startsWith("cribbage-")));
-        return (await cache.keys()).length;
+        return (await cache.keys()).map((request) => new URL(request.url).pathname);
     }""")
-    assert total > 40
+    assert {"/web/app.zip", "/web/main.py", "/pyscript.toml", "/web/vendor/pyodide/pyodide.asm.wasm"} <= set(cached)
+    assert len(cached) > 20
     context.set_offline(True)
     page.goto(dist_site + "?speed=instant")
     wait_ready(page)
@@ -55,3 +61,41 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     context.close()
     assert watched.outside() == []
     assert not watched.errors, watched.errors
+
+
+def test_dist_worker_steps_aside_when_the_address_serves_the_sources(browser, tmp_path_factory):
+    """`scripts/play` (dist/) then `scripts/play --dev` (sources) on the same port: the dist
+    worker must not go on answering with its cached build; the page ends up on the sources."""
+    out = tmp_path_factory.mktemp("dist-then-dev") / "site"
+    build_dist.build(out)
+    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                               "--directory", str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r"port (\d+)", server.stdout.readline()).group(1))
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        wait_ready(page)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    with serve.spawn(port=port) as url:   # the repository itself, on the same address
+        page.goto(url)   # answered from the old cache one last time; the worker then steps aside
+        checker = context.new_page()
+        checker.goto(url + "web/style.css")
+        left = None
+        for _ in range(150):   # up to 30 s
+            left = checker.evaluate("""async () => [
+                (await navigator.serviceWorker.getRegistrations()).length,
+                (await caches.keys()).filter((name) => name.startsWith("cribbage-")).length]""")
+            if left == [0, 0]:
+                break
+            checker.wait_for_timeout(200)
+        assert left == [0, 0], f"registrations and caches left: {left}"
+        fresh = context.new_page()
+        fresh.goto(url)
+        wait_ready(fresh)
+        assert fresh.evaluate("""() => !navigator.serviceWorker.controller
+            && !document.querySelector('link[rel="manifest"]')""")
+    context.close()

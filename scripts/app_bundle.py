@@ -1,0 +1,128 @@
+"""Our Python modules (game/, web/) as one zip of bytecode for the built site, and its check.
+
+    python scripts/app_bundle.py OUT.zip            # build it (needs node_modules: scripts/setup)
+    python scripts/app_bundle.py --check OUT.zip    # exit 1 unless it matches the sources
+
+The repository's index.html loads the modules as sources through pyscript.toml's [files]
+table (about 35 fetches, each compiled in the browser at every start). scripts/build_dist.py
+ships them instead as one zip of .pyc files that web/main.py puts on sys.path (zipimport),
+compiled once here by the vendored Pyodide under Node (scripts/precompile_app.mjs), so the
+bytecode carries exactly that CPython's magic number; never by the host's Python.
+
+Each .pyc is an unchecked-hash pyc (PEP 552): the browser imports it without looking for a
+source, and its header keeps the hash of the source it was compiled from. `check` recomputes
+that hash from the files in the repository (the host's `_imp.source_hash`, keyed with the
+bundle's own magic number, computes the same SipHash as Pyodide's CPython), so a bundle that
+lags behind an edited module is caught, as is one missing a module or compiled by another
+Python than the vendored one. Standard library only; runs on the host's Python 3.11+.
+"""
+
+import _imp
+import argparse
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "precompile_app.mjs"
+STDLIB = ROOT / "web" / "vendor" / "pyodide" / "python_stdlib.zip"
+# Where the page finds the bundle (relative to the site) and where PyScript writes it in
+# the browser's file system (relative to Python's working directory): see web/main.py.
+SITE_PATH = "web/app.zip"
+BROWSER_PATH = "app.zip"
+
+
+class BundleError(Exception):
+    """The bundle could not be built."""
+
+
+def modules(root: Path = ROOT) -> list[str]:
+    """The Python files the browser needs, relative to root: the .py keys of the [files]
+    table that scripts/gen_files.py keeps in pyscript.toml."""
+    config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
+    return sorted(source.removeprefix("./") for source in config["files"] if source.endswith(".py"))
+
+
+def build(target: Path, root: Path = ROOT, sources: bool = False) -> list[str]:
+    """Write the bundle of `modules(root)` to target; return the module files it holds.
+    With `sources`, the .py files go in too (tracebacks then show source lines)."""
+    files = modules(root)
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
+        raise BundleError("node_modules/pyodide is missing: run scripts/setup")
+    command = ["node", str(SCRIPT), str(root), str(target)] + (["--sources"] if sources else []) + files
+    try:
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    except FileNotFoundError as error:
+        raise BundleError("node is missing: install Node.js 20 or newer") from error
+    if result.returncode != 0 or not target.is_file():
+        raise BundleError(f"precompile_app.mjs failed: {result.stderr.strip()[-600:]}")
+    return files
+
+
+def magic_of(archive: Path) -> bytes | None:
+    """The magic number of the first .pyc in a zip (None if it holds none)."""
+    with zipfile.ZipFile(archive) as zin:
+        for name in zin.namelist():
+            if name.endswith(".pyc"):
+                with zin.open(name) as stream:
+                    return stream.read(4)
+    return None
+
+
+def check(bundle: Path, root: Path = ROOT, stdlib: Path | None = STDLIB) -> list[str]:
+    """What is wrong with a bundle next to the sources in root (empty: nothing).
+
+    Every module must be there as an unchecked-hash .pyc of the current source, with the
+    magic number of the vendored standard library's .pyc files (when `stdlib` holds any:
+    scripts/vendor.py precompiles it with the same Pyodide), and nothing else may be.
+    """
+    problems = []
+    wanted = modules(root)
+    expected_magic = magic_of(stdlib) if stdlib is not None and stdlib.is_file() else None
+    with zipfile.ZipFile(bundle) as zin:
+        names = set(zin.namelist())
+        extra = names - {name + "c" for name in wanted} - set(wanted)
+        problems += [f"{name}: not one of pyscript.toml's modules" for name in sorted(extra)]
+        for name in wanted:
+            if name + "c" not in names:
+                problems.append(f"{name}: missing from the bundle")
+                continue
+            header = zin.read(name + "c")[:16]
+            magic, flags, stored = header[:4], int.from_bytes(header[4:8], "little"), header[8:16]
+            if expected_magic is not None and magic != expected_magic:
+                problems.append(f"{name}c: magic number {magic.hex()}, the vendored Pyodide's is {expected_magic.hex()}")
+            if flags != 1:
+                problems.append(f"{name}c: not an unchecked-hash pyc (flags {flags})")
+            source = (root / name).read_bytes()
+            if _imp.source_hash(int.from_bytes(magic, "little"), source) != stored:
+                problems.append(f"{name}c: compiled from another version of {name} (stale bundle)")
+            if name in names and zin.read(name) != source:
+                problems.append(f"{name}: the copy in the bundle differs from the source")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build or check a bundle; return the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bundle", type=Path)
+    parser.add_argument("--check", action="store_true", help="only check the bundle against the sources")
+    parser.add_argument("--sources", action="store_true", help="also put the .py sources in the zip")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = check(args.bundle)
+        for problem in problems:
+            print(f"app_bundle.py: {problem}", file=sys.stderr)
+        return 1 if problems else 0
+    try:
+        files = build(args.bundle.resolve(), sources=args.sources)
+    except BundleError as error:
+        print(f"app_bundle.py: {error}", file=sys.stderr)
+        return 1
+    print(f"app_bundle.py: {len(files)} modules, {args.bundle.stat().st_size / 1e3:.0f} KB in {args.bundle}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

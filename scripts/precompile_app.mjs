@@ -1,0 +1,57 @@
+// Compile our own Python modules (game/, web/) to bytecode and pack them into one zip.
+//
+//   node scripts/precompile_app.mjs ROOT TARGET.zip [--sources] FILE...
+//
+// FILE is a path relative to ROOT (game/cards.py, ...). Every module becomes FILE + "c"
+// (game/cards.pyc) in TARGET.zip: an unchecked-hash .pyc (PEP 552) compiled by the vendored
+// Pyodide itself, so it carries that CPython's magic number. The header still holds the
+// source's hash, which scripts/app_bundle.py uses to tell a stale bundle from a fresh one.
+// With --sources the .py files go in too, for tracebacks with source lines (zipimport never
+// reads them to import). A module with a syntax error goes in as source only (with a warning),
+// so the page raises the same SyntaxError as the repository's page rather than run old code. The members are stored, not deflated: the site's precompressed
+// .br/.gz copy of the whole zip is smaller than per-member deflate.
+// Run by scripts/app_bundle.py (scripts/build_dist.py); the page puts the zip on sys.path.
+import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const sources = args.includes("--sources");
+const [root, target, ...files] = args.filter((arg) => arg !== "--sources");
+if (!root || !target || files.length === 0) {
+  console.error("usage: node scripts/precompile_app.mjs ROOT TARGET.zip [--sources] FILE...");
+  process.exit(2);
+}
+const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
+for (const file of files) {
+  const path = "/src/" + file;
+  pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+  pyodide.FS.writeFile(path, readFileSync(join(root, file)));
+}
+pyodide.globals.set("FILES", pyodide.toPy(files));
+pyodide.globals.set("SOURCES", sources);
+pyodide.runPython(`
+import importlib.util, marshal, sys, zipfile
+
+def bytecode(name, source):
+    """An unchecked-hash pyc of one module; its code names the module's place in the zip."""
+    code = compile(source, "app.zip/" + name, "exec", dont_inherit=True, optimize=0)
+    return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
+            + importlib.util.source_hash(source) + marshal.dumps(code))
+
+with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
+    for name in sorted(FILES):
+        with open("/src/" + name, "rb") as stream:
+            source = stream.read()
+        try:
+            pyc = bytecode(name, source)
+        except SyntaxError as error:
+            print(f"precompile_app.mjs: {name}: {error}; bundled as source", file=sys.stderr)
+            pyc = None
+        # A fixed date keeps the zip byte-identical for identical sources.
+        if pyc is not None:
+            zout.writestr(zipfile.ZipInfo(name + "c", (2000, 1, 1, 0, 0, 0)), pyc)
+        if SOURCES or pyc is None:
+            zout.writestr(zipfile.ZipInfo(name, (2000, 1, 1, 0, 0, 0)), source)
+`);
+writeFileSync(target, pyodide.FS.readFile("/tmp/app.zip"));

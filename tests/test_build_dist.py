@@ -1,0 +1,119 @@
+"""scripts/build_dist.py ships our modules as one precompiled zip (scripts/app_bundle.py) that
+matches the sources, carries the vendored Pyodide's magic number, and is never stale."""
+
+import importlib.util
+import shutil
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import app_bundle  # noqa: E402
+import build_dist  # noqa: E402
+import play_dist  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """dist/ built into a temporary folder (runs the vendored Pyodide under Node)."""
+    out = tmp_path_factory.mktemp("build") / "dist"
+    build_dist.build(out)
+    return out
+
+
+def copy_sources(target: Path) -> Path:
+    """A copy of pyscript.toml and the modules it lists, as a root for app_bundle."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(ROOT / "pyscript.toml", target / "pyscript.toml")
+    for name in app_bundle.modules(ROOT):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target / name)
+    return target
+
+
+def test_dist_ships_the_bundle_instead_of_the_sources(dist):
+    bundle = dist / app_bundle.SITE_PATH
+    assert bundle.is_file() and (dist / (app_bundle.SITE_PATH + ".gz")).is_file()
+    shipped = {path.relative_to(dist).as_posix() for path in dist.rglob("*.py")}
+    assert shipped == {"web/main.py"}
+    config = tomllib.loads((dist / "pyscript.toml").read_text(encoding="utf-8"))
+    assert config["files"] == {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    assert config["interpreter"] == "./web/vendor/pyodide/pyodide.mjs"
+    assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
+    page = (dist / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">' in page
+
+
+def test_bundle_holds_every_module_compiled_from_the_current_sources(dist):
+    bundle = dist / app_bundle.SITE_PATH
+    assert app_bundle.check(bundle) == []
+    with zipfile.ZipFile(bundle) as zin:
+        names = set(zin.namelist())
+    modules = app_bundle.modules()
+    assert "game/engine.py" in modules and "web/dom.py" in modules and "web/main.py" not in modules
+    assert {name + "c" for name in modules} <= names
+
+
+def test_bundle_carries_the_vendored_pyodides_magic_number(dist):
+    magic = app_bundle.magic_of(dist / app_bundle.SITE_PATH)
+    assert magic is not None and magic[2:] == b"\r\n"
+    assert magic == app_bundle.magic_of(app_bundle.STDLIB)   # precompiled by the same Pyodide
+    if sys.version_info[:2] != (3, 14):
+        assert magic != importlib.util.MAGIC_NUMBER           # not by the host's Python
+
+
+def test_check_reports_a_stale_missing_or_foreign_module(dist, tmp_path):
+    root = copy_sources(tmp_path / "src")
+    bundle = dist / app_bundle.SITE_PATH
+    assert app_bundle.check(bundle, root) == []
+    engine = root / "game" / "engine.py"
+    engine.write_text(engine.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    problems = app_bundle.check(bundle, root)
+    assert any("game/engine.pyc" in problem and "stale" in problem for problem in problems), problems
+    (root / "game" / "extra.py").write_text("X = 1\n", encoding="utf-8")
+    config = (root / "pyscript.toml").read_text(encoding="utf-8")
+    (root / "pyscript.toml").write_text(config + '"./game/extra.py" = "./game/extra.py"\n', encoding="utf-8")
+    assert "game/extra.py: missing from the bundle" in app_bundle.check(bundle, root)
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(bundle) as zin, zipfile.ZipFile(foreign, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            zout.writestr(info, importlib.util.MAGIC_NUMBER + data[4:] if info.filename.endswith(".pyc") else data)
+    if sys.version_info[:2] != (3, 14):
+        assert any("magic number" in problem for problem in app_bundle.check(foreign))
+
+
+def test_a_module_with_a_syntax_error_is_bundled_as_source(tmp_path):
+    root = tmp_path / "src"
+    (root / "game").mkdir(parents=True)
+    (root / "pyscript.toml").write_text('[files]\n"./game/__init__.py" = "./game/__init__.py"\n'
+                                        '"./game/bad.py" = "./game/bad.py"\n', encoding="utf-8")
+    (root / "game" / "__init__.py").write_text('"""A package."""\n', encoding="utf-8")
+    (root / "game" / "bad.py").write_text("def broken(:\n", encoding="utf-8")
+    bundle = tmp_path / "app.zip"
+    assert app_bundle.build(bundle, root) == ["game/__init__.py", "game/bad.py"]
+    with zipfile.ZipFile(bundle) as zin:
+        assert sorted(zin.namelist()) == ["game/__init__.pyc", "game/bad.py"]
+        assert zin.read("game/bad.py") == b"def broken(:\n"
+
+
+def test_dist_config_keeps_the_interpreter_and_replaces_the_files():
+    config = build_dist.dist_config()
+    parsed = tomllib.loads(config)
+    assert parsed["files"] == {"./web/app.zip": "./app.zip"}
+    assert parsed["interpreter"] == tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["interpreter"]
+
+
+def test_play_notices_an_edited_module(tmp_path):
+    root = copy_sources(tmp_path / "src")
+    (root / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    before = play_dist.fingerprint(root)
+    assert ("game/engine.py", (root / "game/engine.py").stat().st_mtime_ns,
+            (root / "game/engine.py").stat().st_size) in before
+    engine = root / "game" / "engine.py"
+    engine.write_text(engine.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert play_dist.fingerprint(root) != before
