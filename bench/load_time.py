@@ -8,10 +8,12 @@ pages (served by serve.py from this repository) load twice in one context: cold,
 profile on disk is what a visitor has: an incognito context keeps its cache in memory, which
 holds no file as big as Pyodide's 9.6 MB wasm, so every load there would be cold.
 
-dist/ is built by scripts/build_dist.py into a temporary folder and served by a second
-`serve.py --root`. Its cold visit lasts until the service worker is active, so the bytes it
-fetched to fill its cache count too; then the browser closes, and a new one on the same
-profile makes the repeat visit, which the service worker should answer from its cache.
+dist/ is built by scripts/build_dist.py into a temporary folder (our modules precompiled into
+web/app.zip) and served by a second `serve.py --root`. Its cold visit lasts until the service
+worker is active, so the bytes it fetched to fill its cache count too; then the browser closes,
+and a new one on the same profile makes the repeat visit, which the service worker should
+answer from its cache. --compare-sources also measures a dist/ built with `--sources` (the
+modules as .py files, as before the bundle), to show what the bundle buys.
 
 First paint is the page's 'first-contentful-paint' entry; time to ready is milliseconds from
 navigation start until <html data-ready="true"> appears. Bytes are what crossed the network
@@ -26,6 +28,7 @@ The pages take turns from run to run; the table shows medians, with min-max for 
 """
 
 import argparse
+import contextlib
 import os
 import re
 import statistics
@@ -45,6 +48,7 @@ import serve
 
 PAGES = {"index.html": "", "empty PyScript": "bench/empty.html"}
 DIST = "dist/ (sw)"
+DIST_SOURCES = "dist/ .py (sw)"
 VISITS = {"index.html": ("cold", "warm"), "empty PyScript": ("cold", "warm"), DIST: ("cold", "repeat")}
 # Resolves true once the service worker is active (its install, and so its cache, complete).
 SW_READY = """() => Promise.race([
@@ -155,8 +159,8 @@ def measure_dist(playwright: Playwright, url: str, log: Path, settle: float) -> 
     return {"cold": cold, "repeat": repeat}
 
 
-def build(out: Path) -> None:
-    figures = build_dist.build(out)
+def build(out: Path, bundle: bool = True) -> None:
+    figures = build_dist.build(out, bundle=bundle)
     print(f"dist/ built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
           f"{figures['compressed'] / 1e6:.1f} MB precompressed")
     precached = [line for line in (out / "sw.js").read_text(encoding="utf-8").splitlines()
@@ -166,24 +170,31 @@ def build(out: Path) -> None:
               "(build_dist.site_files should leave them out)")
 
 
-def measure(runs: int, settle: float) -> dict[str, dict[str, list[Load]]]:
-    """Every page's visits, `runs` times each, in fresh profiles; the pages take turns."""
-    results = {name: {visit: [] for visit in visits} for name, visits in VISITS.items()}
-    with tempfile.TemporaryDirectory() as temp, sync_playwright() as playwright:
-        out = Path(temp) / "dist"
+def measure(runs: int, settle: float, sources: bool = False) -> dict[str, dict[str, list[Load]]]:
+    """Every page's visits, `runs` times each, in fresh profiles; the pages take turns.
+    With `sources`, a dist/ built with its modules as .py files is measured too."""
+    visits = dict(VISITS, **({DIST_SOURCES: VISITS[DIST]} if sources else {}))
+    results = {name: {visit: [] for visit in kinds} for name, kinds in visits.items()}
+    with tempfile.TemporaryDirectory() as temp, sync_playwright() as playwright, contextlib.ExitStack() as stack:
+        out, out_py = Path(temp) / "dist", Path(temp) / "dist-py"
         build(out)
-        repo_log, dist_log = Path(temp) / "repo.log", Path(temp) / "dist.log"
-        with (repo_log.open("w") as repo_stream, dist_log.open("w") as dist_stream,
-              serve.spawn(stderr=repo_stream) as base, serve.spawn(root=out, stderr=dist_stream) as dist_base):
-            print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {runs} runs, "
-                  f"servers {base} and {dist_base} (dist/)")
-            jobs = [(name, lambda path=path: measure_repo_page(playwright, base + path, repo_log))
-                    for name, path in PAGES.items()]
-            jobs.append((DIST, lambda: measure_dist(playwright, dist_base, dist_log, settle)))
-            for run in range(runs):
-                for name, job in jobs[run % len(jobs):] + jobs[: run % len(jobs)]:
-                    for visit, result in job().items():
-                        results[name][visit].append(result)
+        repo_log, dist_log, py_log = (Path(temp) / name for name in ("repo.log", "dist.log", "dist-py.log"))
+        base = stack.enter_context(serve.spawn(stderr=stack.enter_context(repo_log.open("w"))))
+        dist_base = stack.enter_context(serve.spawn(root=out, stderr=stack.enter_context(dist_log.open("w"))))
+        jobs = [(name, lambda path=path: measure_repo_page(playwright, base + path, repo_log))
+                for name, path in PAGES.items()]
+        jobs.append((DIST, lambda: measure_dist(playwright, dist_base, dist_log, settle)))
+        if sources:
+            build(out_py, bundle=False)
+            py_base = stack.enter_context(serve.spawn(root=out_py, stderr=stack.enter_context(py_log.open("w"))))
+            jobs.append((DIST_SOURCES, lambda: measure_dist(playwright, py_base, py_log, settle)))
+        print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {runs} runs, "
+              f"servers {base} and {dist_base} (dist/)")
+        for run in range(runs):
+            for name, job in jobs[run % len(jobs):] + jobs[: run % len(jobs)]:
+                for visit, result in job().items():
+                    results[name][visit].append(result)
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
     return results
 
 
@@ -231,8 +242,15 @@ def report(results: dict[str, dict[str, list[Load]]]) -> None:
         ("first paint", f"slowest median {max(paints):.0f} ms", max(paints) < GOALS["first paint ms"],
          f"< {GOALS['first paint ms']} ms"),
     ]
+    if DIST_SOURCES in results:
+        py_cold, py_repeat = ready(DIST_SOURCES, "cold"), ready(DIST_SOURCES, "repeat")
+        lines.append(("bundle buys", f"cold {dist_cold - py_cold:+.0f} ms, repeat {dist_repeat - py_repeat:+.0f} ms",
+                      None, "(against dist/ .py)"))
     print()
     for label, figure, met, goal in lines:
+        if met is None:
+            print(f"{label:<14}{figure:<40}{goal}")
+            continue
         print(f"{label:<14}{figure:<40}goal {goal:<10}{'met' if met else 'NOT met'}")
 
 
@@ -242,8 +260,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="visits of each page (default 5)")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds a cold dist/ visit stays open before its browser closes (default 3)")
+    parser.add_argument("--compare-sources", action="store_true",
+                        help="also measure dist/ built with its modules as .py sources (build_dist.py --sources)")
     args = parser.parse_args()
-    report(measure(args.runs, args.settle))
+    report(measure(args.runs, args.settle, args.compare_sources))
 
 
 if __name__ == "__main__":
