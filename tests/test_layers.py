@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FFI = {"js", "pyscript", "pyodide"}
 # The only browser-glue modules allowed to touch the FFI.
-FFI_MODULES = {"dom.py", "render.py", "transport.py", "storage.py", "main.py", "worker.py"}
+FFI_MODULES = {"dom.py", "friends.py", "render.py", "transport.py", "storage.py", "main.py", "worker.py"}
 STDLIB = set(sys.stdlib_module_names)
 
 

@@ -1,0 +1,245 @@
+"""Browser glue for tables with friends: host a table or join one, invites by link (through
+the relay) or by code (without it), the connection's state in words, and leaving. One of the
+few modules allowed to touch the browser FFI; the network itself is `web.transport`'s.
+
+`FriendsGlue` is a part of `web.dom.App` (its mixin): it reads and sets the app's controller
+(``ctl``), network (``net``) and notice, and calls its ``paint``, ``after_input`` and
+``table_prefs``. All the behaviour is in `web.host` / `web.host_controller` / `web.guest`.
+
+A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
+table for ROOM (so a host's reload resumes it), and a guest otherwise; ``#offer=CODE`` after
+it is an invite by code, for tables without a relay.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import js
+
+from game.errors import ParseError
+
+from .clock import new_seed, now_iso
+from .controller import Controller
+from .guest import GuestController
+from .host import HostTable
+from .host_controller import HostController
+from .protocol import REJECT_REASONS
+from .session import clean_name
+from .transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet
+
+HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
+GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload
+NO_RELAY_GUEST = ("The table's relay cannot be reached, so this link cannot connect. Ask the host "
+                  "for an invite by code (in their lobby: “No relay? Invite a friend with a code”).")
+CODE_LOST = ("Lost the connection to the host. Without a relay there is no reconnecting by "
+             "itself: ask the host for a new invite link (your seat is kept).")
+
+
+class FriendsGlue:
+    """Hosting, joining and leaving tables with friends, for `web.dom.App`."""
+
+    # Copy buttons: the field each copies, and what to say once it is on the clipboard.
+    COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your friends."),
+            "copy-code-link": ("code-invite-link", "Invite link copied: send it to one friend."),
+            "copy-answer": ("answer-code", "Answer code copied: send it to your host.")}
+
+    def create_table(self, form: dict) -> None:
+        """The start form's "Invite friends": host a new table and show its invite link."""
+        try:
+            players, target = int(form.get("players", 2)), int(form.get("target", 121))
+            self.ctl.prefs.update(players=players, target=target)
+            name = clean_name(form.get("name"), "Host")
+            self.ctl.prefs["name"] = name
+            table = HostTable(secrets.token_urlsafe(16), players, target, name, seed_source=new_seed)
+        except ValueError as refused:
+            self.ctl.error = str(refused)
+            self.paint()
+            return
+        self._set_url(table.room)
+        self.become_host(table)
+        self.after_input()
+
+    def _set_url(self, room: str | None) -> None:
+        params = js.URLSearchParams.new(js.window.location.search)
+        if room:
+            params.set("table", room)
+        else:
+            params.delete("table")
+        query = params.toString()
+        js.window.history.replaceState(None, "", js.window.location.pathname + (f"?{query}" if query else ""))
+
+    def invite_link(self, room: str) -> str:
+        location = js.window.location
+        return f"{location.origin}{location.pathname}?table={room}"
+
+    def become_host(self, table: HostTable) -> None:
+        ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
+        ctl.invite = self.invite_link(table.room)
+        ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        self.ctl = ctl
+
+        def opened(conn):
+            table.connect(conn)
+            invite = self.net.invite if self.net is not None else None
+            if invite is not None and self.net.conns.get(conn) is invite[1]:
+                # the code invite is used up: the next friend needs a new one
+                ctl.code_link = ""
+                ctl.code_note = "Connected. Make a new invite link for the next friend."
+                self.paint()
+            self.flush()
+
+        def message(conn, text):
+            table.receive(conn, text)
+            self.after_input()
+
+        def closed(conn):
+            table.disconnect(conn)
+            self.after_input()
+
+        self.net = HostNet(table.room, opened, message, closed, self.link_status)
+        self.net.start()
+
+    def _open_table(self, room: str, offer: str | None = None) -> None:
+        text = js.window.localStorage.getItem(HOST_KEY)
+        if text:
+            try:
+                table = HostTable.from_json(text, seed_source=new_seed)
+            except ParseError as damaged:
+                js.window.localStorage.removeItem(HOST_KEY)
+                self.notice = f"Your hosted table could not be restored: {damaged}"
+                table = None
+            if table is not None and table.room == room:
+                self.become_host(table)
+                return
+        saved = self._load_json(GUEST_KEY) or {}
+        token = saved.get("token") if saved.get("room") == room else None
+        name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
+        ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
+                              clock=now_iso)
+        ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        ctl.link = "Connecting to the table…"
+        if ctl.token:
+            ctl.screen = "lobby"
+        self.ctl = ctl
+        if offer:
+            ctl.link = "Making your answer code…"
+            self.net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
+                                    self.link_status, self.got_answer)
+        else:
+            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status)
+        self.net.start()
+
+    def got_answer(self, code: str) -> None:
+        self.ctl.answer_code = code
+        self.ctl.link = "Waiting for the host to paste your answer code…"
+        self.paint()
+
+    async def make_code_invite(self) -> None:
+        """Host: a new invite link with this browser's offer inside (for tables without a relay)."""
+        ctl = self.ctl
+        ctl.code_note = "Making the invite…"
+        self.paint()
+        code = await self.net.make_invite()
+        ctl.code_link = f"{self.invite_link(ctl.room)}#offer={code}"
+        ctl.code_note = "Send this link to one friend, then paste the answer code they send back."
+        self.paint()
+
+    async def accept_answer(self, code: str) -> None:
+        ctl = self.ctl
+        try:
+            await self.net.accept_answer(code)
+        except ParseError as refused:
+            ctl.code_note = f"That code did not work: {refused}."
+        else:
+            if ctl.code_link:     # else the channel opened already, and said so
+                ctl.code_note = "Connecting to your friend… they appear in a seat above once connected."
+        self.paint()
+
+    def guest_open(self) -> None:
+        if not any('"type":"hello"' in text for text in self.ctl.outbox):
+            self.ctl.rejoin()
+        self.ctl.link = ""
+        self.after_input()
+
+    def guest_message(self, text: str) -> None:
+        self.ctl.receive(text)
+        self.after_input()
+
+    def guest_closed(self) -> None:
+        by_code = isinstance(self.net, CodeGuestNet)
+        self.ctl.link = CODE_LOST if by_code else "Lost the connection to the host. Reconnecting…"
+        self.paint()
+
+    def link_status(self, text: str) -> None:
+        if text == "version":
+            self.ctl.screen, self.ctl.rejected = "rejected", REJECT_REASONS["version"]
+        elif isinstance(self.ctl, HostController):
+            if text == RELAY_DOWN:
+                self.ctl.relay_down, text = True, ""
+            elif self.net is not None and self.net.signal.joined:
+                self.ctl.relay_down = False
+            self.ctl.link = text
+        else:
+            self.ctl.link = NO_RELAY_GUEST if text == RELAY_DOWN else text
+        self.paint()
+
+    def flush(self) -> None:
+        """Send what the controller has queued for the network."""
+        if self.net is None:
+            return
+        if isinstance(self.ctl, HostController):
+            for conn, text in self.ctl.table.take_outbox():
+                self.net.send(conn, text)
+        elif isinstance(self.ctl, GuestController):
+            unsent = [text for text in self.ctl.take_outbox() if not self.net.send(text)]
+            self.ctl.outbox[:0] = unsent
+
+    async def copy_field(self, testid: str, done: str) -> None:
+        """Copy a read-only field (an invite link, an answer code) to the clipboard."""
+        field = self.root.querySelector(f'[data-testid="{testid}"]')
+        if not field:
+            return
+        try:
+            await js.navigator.clipboard.writeText(field.value)
+            self.notice = done
+        except Exception:   # no clipboard permission: leave the text selected for the player
+            self.notice = "Select the text and copy it (Ctrl+C or long-press)."
+            self.paint()
+            field = self.root.querySelector(f'[data-testid="{testid}"]')
+            if field:
+                field.select()
+            return
+        self.paint()
+
+    def leave_table(self) -> None:
+        """Leave (a guest) or close (the host) the table, back to the start screen. Mid-game,
+        only once the player confirms."""
+        view = self.ctl.view() if getattr(self.ctl, "screen", "") == "table" else None
+        if view is not None and view.phase != "over" and not js.window.confirm(
+                "Close this table for everyone?" if isinstance(self.ctl, HostController)
+                else "Leave this game? A bot can take your seat until you come back."):
+            return
+        if isinstance(self.ctl, HostController):
+            self.ctl.table.close()      # every guest hears why the table went away
+            self.flush()
+        if self.net is not None:
+            net, self.net = self.net, None
+            self._later(0.5, net.close)   # let the goodbye leave first
+        storage = js.window.localStorage
+        if isinstance(self.ctl, HostController):
+            storage.removeItem(HOST_KEY)
+        else:
+            storage.removeItem(GUEST_KEY)
+        prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None
+        self.ctl = Controller(seed_source=new_seed, prefs=prefs or self.table_prefs())
+        self._set_url(None)
+        self.paint()
+
+    def _load_json(self, key: str):
+        try:
+            value = json.loads(js.window.localStorage.getItem(key) or "null")
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
