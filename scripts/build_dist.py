@@ -14,9 +14,16 @@ into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle
 which dist's own pyscript.toml hands to PyScript and web/main.py puts on sys.path. dist/ is made
 afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
 when they change); --sources ships the .py files instead, as the repository's page loads them.
+
+With the bundle, dist's interpreter is web/snapshot.mjs, a wrapper around the vendored Pyodide:
+after a first visit it makes a Pyodide memory snapshot in the visitor's browser (a worker,
+web/snapshot_worker.mjs) and later visits of the same build start from it, falling back to the
+normal start on any failure. Its build version and the modules to import before the snapshot
+(snapshot_modules: those that need no browser API) are written into web/snapshot.mjs here.
 """
 
 import argparse
+import ast
 import gzip
 import hashlib
 import json
@@ -33,8 +40,17 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".json", ".css", ".html", ".py", ".toml", ".svg",
                 ".webmanifest", ".zip"}
 MIN_COMPRESS = 1024
+# The interpreter wrapper that makes and loads memory snapshots, and its worker (dist/ only).
+SNAPSHOT_FILES = ("web/snapshot.mjs", "web/snapshot_worker.mjs")
+SNAPSHOT_WRAPPER = SNAPSHOT_FILES[0]
+# Modules that reach the browser (or Pyodide's FFI): one that imports them, even indirectly,
+# stays out of the snapshot, which must hold no JS object of the worker that made it.
+BROWSER_MODULES = ("js", "pyodide", "pyscript", "_pyodide", "pyodide_js")
 # Fetched at once, while the runtime loads; PyScript's own fetch of [files] then finds it ready.
+# The interpreter wrapper imports pyodide.mjs: preloading both saves a round trip in a chain.
 PRELOAD_BUNDLE = f"""  <link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">
+  <link rel="modulepreload" href="./web/snapshot.mjs">
+  <link rel="modulepreload" href="./web/vendor/pyodide/pyodide.mjs">
 """
 HEAD_EXTRAS = """  <link rel="manifest" href="./manifest.webmanifest">
   <meta name="theme-color" content="#1f5135">
@@ -65,6 +81,7 @@ def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
     files |= {source.removeprefix("./") for source in config["files"]}
     if bundle:
         files -= set(app_bundle.modules(root))
+        files |= set(SNAPSHOT_FILES)
     vendor = root / "web" / "vendor"
     if not (vendor / "pyodide" / "pyodide.asm.wasm").exists():
         sys.exit("build_dist: web/vendor/ is missing: run scripts/setup first")
@@ -75,6 +92,64 @@ def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
                                (".css", ".png", ".svg", ".webmanifest")):
             files.add(path.relative_to(root).as_posix())
     return sorted(files)
+
+
+def import_time_imports(source: str, name: str, is_package: bool, known: set[str]) -> set[str]:
+    """Modules a module imports when it is imported (not inside functions), as dotted names;
+    for `from package import name`, the submodule too when it is one of `known`."""
+    package = name if is_package else name.rpartition(".")[0]   # what relative imports start from
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue   # runs when called, not when imported
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = package
+                for _ in range(child.level - 1):
+                    base = base.rpartition(".")[0]
+                target = ".".join(part for part in (base if child.level else "", child.module or "") if part)
+                found.add(target)
+                found.update(f"{target}.{alias.name}" for alias in child.names if f"{target}.{alias.name}" in known)
+            visit(child)
+
+    visit(ast.parse(source))
+    return found
+
+
+def snapshot_modules(root: Path = ROOT) -> list[str]:
+    """The bundle's modules that can go into a memory snapshot: none of them imports, at
+    import time and however indirectly, a module that touches JS (BROWSER_MODULES)."""
+    paths = {path.removesuffix(".py").removesuffix("/__init__").replace("/", "."): path
+             for path in app_bundle.modules(root)}
+    imports = {}
+    for name, path in paths.items():
+        source = (root / path).read_text(encoding="utf-8")
+        imports[name] = import_time_imports(source, name, path.endswith("/__init__.py"), set(paths))
+
+    def touches_js(name: str, seen: set[str]) -> bool:
+        if name.split(".")[0] in BROWSER_MODULES:
+            return True
+        if name in seen or name not in imports:
+            return False   # the standard library, or a cycle already being looked at
+        seen.add(name)
+        parents = [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)]
+        return any(touches_js(other, seen) for other in parents + sorted(imports[name]))
+
+    return sorted(name for name in paths if not touches_js(name, set()))
+
+
+def write_snapshot_wrapper(out: Path, version: str, modules: list[str]) -> None:
+    """Fill in web/snapshot.mjs's build version and module list (each placeholder once)."""
+    path = out / SNAPSHOT_WRAPPER
+    text = path.read_text(encoding="utf-8")
+    for placeholder, value in (('"__BUILD__"', json.dumps(version)), ('["__MODULES__"]', json.dumps(modules))):
+        if text.count(placeholder) != 1:
+            sys.exit(f"build_dist: {SNAPSHOT_WRAPPER} must hold {placeholder} exactly once")
+        text = text.replace(placeholder, value)
+    path.write_text(text, encoding="utf-8")
 
 
 def service_worker(version: str, urls: list[str]) -> str:
@@ -109,6 +184,7 @@ async function checkStillServed(event) {{
   if (response.status !== 404) return;
   await self.registration.unregister();
   await caches.delete(CACHE);
+  await caches.delete("pyodide-snapshot");   // web/snapshot.mjs's, of no use to the sources
   const open = await self.clients.matchAll({{ type: "window" }});
   for (const client of open) client.navigate(client.url);
   if (open.some((client) => client.id === event.resultingClientId)) return;
@@ -156,10 +232,16 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
 
 
 def dist_config(root: Path = ROOT) -> str:
-    """dist's pyscript.toml: the repository's, with the bundle as the only [files] entry."""
+    """dist's pyscript.toml: the repository's, with the bundle as the only [files] entry and
+    web/snapshot.mjs (which loads the repository's Pyodide) as the interpreter."""
     config = (root / "pyscript.toml").read_text(encoding="utf-8")
+    interpreter = 'interpreter = "./web/vendor/pyodide/pyodide.mjs"\n'
+    if config.count(interpreter) != 1:
+        sys.exit("build_dist: pyscript.toml's interpreter is not the vendored pyodide.mjs")
+    config = config.replace(interpreter, f'interpreter = "./{SNAPSHOT_WRAPPER}"\n')
     table = f'[files]\n"./{app_bundle.SITE_PATH}" = "./{app_bundle.BROWSER_PATH}"\n'
-    note = "# Generated by scripts/build_dist.py: our modules come precompiled in one zip.\n"
+    note = ("# Generated by scripts/build_dist.py: our modules come precompiled in one zip; the\n"
+            "# interpreter module wraps the vendored Pyodide to start from a memory snapshot.\n")
     return note + gen_files.with_table(config, table)
 
 
@@ -192,6 +274,8 @@ def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
     for rel in files:   # what the visitor gets, as written: the cache's name changes with any of it
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
     version = digest.hexdigest()[:12]
+    if bundle:   # hashed above as the template; the values it gets derive from the rest
+        write_snapshot_wrapper(out, version, snapshot_modules())
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
     (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
     raw = packed = 0

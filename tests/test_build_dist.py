@@ -2,6 +2,8 @@
 matches the sources, carries the vendored Pyodide's magic number, and is never stale."""
 
 import importlib.util
+import json
+import re
 import shutil
 import sys
 import tomllib
@@ -42,7 +44,7 @@ def test_dist_ships_the_bundle_instead_of_the_sources(dist):
     assert shipped == {"web/main.py"}
     config = tomllib.loads((dist / "pyscript.toml").read_text(encoding="utf-8"))
     assert config["files"] == {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
-    assert config["interpreter"] == "./web/vendor/pyodide/pyodide.mjs"
+    assert config["interpreter"] == "./web/snapshot.mjs"
     assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
     page = (dist / "index.html").read_text(encoding="utf-8")
     assert f'<link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">' in page
@@ -101,11 +103,41 @@ def test_a_module_with_a_syntax_error_is_bundled_as_source(tmp_path):
         assert zin.read("game/bad.py") == b"def broken(:\n"
 
 
-def test_dist_config_keeps_the_interpreter_and_replaces_the_files():
+def test_dist_config_wraps_the_interpreter_and_replaces_the_files():
     config = build_dist.dist_config()
     parsed = tomllib.loads(config)
     assert parsed["files"] == {"./web/app.zip": "./app.zip"}
-    assert parsed["interpreter"] == tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["interpreter"]
+    assert parsed["interpreter"] == "./web/snapshot.mjs"
+    # The wrapper loads the repository's interpreter, from the folder it names.
+    repository = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["interpreter"]
+    assert repository == "./web/vendor/pyodide/pyodide.mjs"
+    assert 'from "./vendor/pyodide/pyodide.mjs"' in (ROOT / "web" / "snapshot.mjs").read_text(encoding="utf-8")
+
+
+def test_snapshot_wrapper_names_the_build_and_the_pure_modules(dist):
+    wrapper = (dist / "web" / "snapshot.mjs").read_text(encoding="utf-8")
+    version = re.search(r'const CACHE = "cribbage-([0-9a-f]{12})"', (dist / "sw.js").read_text(encoding="utf-8"))[1]
+    assert f'const BUILD = "{version}";' in wrapper
+    modules = json.loads(re.search(r"const MODULES = (\[.*?\]);", wrapper)[1])
+    assert modules == build_dist.snapshot_modules()
+    assert (dist / "web" / "snapshot_worker.mjs").is_file()
+    assert '"./web/snapshot.mjs"' in (dist / "sw.js").read_text(encoding="utf-8")
+
+
+def test_snapshot_leaves_out_every_module_that_reaches_js():
+    modules = build_dist.snapshot_modules()
+    assert {"game", "game.engine", "game.bots.levels", "web", "web.render", "web.controller"} <= set(modules)
+    # web.dom and web.transport import js; web.friends imports both.
+    assert not {"web.dom", "web.transport", "web.friends"} & set(modules)
+
+
+def test_import_time_imports_skip_function_bodies_and_resolve_relative_imports():
+    source = ("import json\nfrom . import render\nfrom .clock import now\nfrom game.errors import ParseError\n"
+              "try:\n    import js\nexcept ImportError:\n    pass\n"
+              "def later():\n    import pyodide\n")
+    found = build_dist.import_time_imports(source, "web.dom", False, {"web.render", "web.clock"})
+    assert found == {"json", "web", "web.render", "web.clock", "game.errors", "js"}
+    assert build_dist.import_time_imports("from .cards import Card\n", "game", True, set()) == {"game.cards"}
 
 
 def test_play_notices_an_edited_module(tmp_path):

@@ -1,5 +1,7 @@
 """dist/ on a plain static server: a whole game against the bot, with our modules from the
-precompiled web/app.zip (no source fetched), then offline from the cache."""
+precompiled web/app.zip (no source fetched), then offline from the cache; the memory snapshot
+that web/snapshot.mjs makes after a first visit, used by the next one, and a damaged one that
+falls back to the normal start."""
 
 import re
 import subprocess
@@ -58,6 +60,100 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     page.get_by_test_id("start-game").click()
     expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)
     context.set_offline(False)
+    context.close()
+    assert watched.outside() == []
+    assert not watched.errors, watched.errors
+
+
+# <html data-snapshot>, set by web/snapshot.mjs: how Python started, and whether a snapshot was saved.
+SNAPSHOT_STATE = "document.documentElement.dataset.snapshot"
+STORED_SNAPSHOT = """async () => {
+    const cache = await caches.open("pyodide-snapshot");
+    return (await cache.keys()).map((request) => new URL(request.url).pathname);
+}"""
+
+
+def first_visit_with_snapshot(page, url: str) -> list[str]:
+    """A first visit: a normal start, then the snapshot is made in a worker and stored."""
+    page.goto(url)
+    wait_ready(page)
+    assert page.evaluate(SNAPSHOT_STATE) == "none"
+    page.wait_for_function(f"['stored', 'unsaved'].includes({SNAPSHOT_STATE})", timeout=120_000)
+    assert page.evaluate(SNAPSHOT_STATE) == "stored"
+    stored = page.evaluate(STORED_SNAPSHOT)
+    assert len(stored) == 1 and re.fullmatch(r"/web/snapshot-[0-9a-f]{12}\.bin", stored[0]), stored
+    return stored
+
+
+def test_dist_second_visit_starts_from_the_snapshot_and_plays(browser, dist_site):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    watched = Network(context, dist_site)
+    page = watched.page
+    first_visit_with_snapshot(page, dist_site)
+    open_table(page, dist_site, players=2, level="easy")
+    assert page.evaluate(SNAPSHOT_STATE) == "loaded"
+    play_game(page, checks_every=8)
+    context.close()
+    assert watched.outside() == []
+    assert not watched.errors, watched.errors
+
+
+# Ways a stored snapshot can be wrong: Pyodide's header check (magic number, the runtime's
+# build id) or our own length check must catch each, before the heap is used.
+DAMAGE = {
+    "magic number": "bytes[0] ^= 0xff;",
+    "runtime build id": "bytes[20] ^= 0xff;",
+    "truncated": "bytes = bytes.subarray(0, bytes.length - 4096);",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_dist_damaged_snapshot_falls_back_to_a_normal_start_and_is_removed(browser, dist_site, damage):
+    context = browser.new_context()
+    watched = Network(context, dist_site)
+    page = watched.page
+    first_visit_with_snapshot(page, dist_site)
+    page.evaluate("""async () => {
+        const cache = await caches.open("pyodide-snapshot");
+        const [key] = await cache.keys();
+        const response = await cache.match(key);
+        let bytes = new Uint8Array(await response.arrayBuffer());
+        %s
+        await cache.put(key, new Response(bytes, { headers: response.headers }));
+    }""" % DAMAGE[damage])
+    page.goto(dist_site + "?speed=instant")
+    wait_ready(page)
+    assert page.evaluate(SNAPSHOT_STATE) == "failed"
+    assert page.evaluate(STORED_SNAPSHOT) == []
+    # This build does not try again in this browser: the next visit starts normally at once.
+    assert page.evaluate("localStorage.getItem('cribbage.snapshot.failed')")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)
+    page.goto(dist_site)
+    wait_ready(page)
+    assert page.evaluate(SNAPSHOT_STATE) == "none"
+    page.wait_for_timeout(3000)   # past the moment a snapshot would be made
+    assert page.evaluate(SNAPSHOT_STATE) == "none" and page.evaluate(STORED_SNAPSHOT) == []
+    context.close()
+    assert watched.outside() == []
+    assert not watched.errors, watched.errors
+
+
+def test_dist_evicted_snapshot_means_a_normal_start_and_a_new_snapshot(browser, dist_site):
+    """The browser may evict Cache Storage: the page starts normally and makes a new one."""
+    context = browser.new_context()
+    watched = Network(context, dist_site)
+    page = watched.page
+    stored = first_visit_with_snapshot(page, dist_site)
+    page.evaluate("caches.delete('pyodide-snapshot')")
+    page.goto(dist_site)
+    wait_ready(page)
+    assert page.evaluate(SNAPSHOT_STATE) == "none"
+    page.wait_for_function(f"['stored', 'unsaved'].includes({SNAPSHOT_STATE})", timeout=120_000)
+    assert page.evaluate(STORED_SNAPSHOT) == stored
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(SNAPSHOT_STATE) == "loaded"
     context.close()
     assert watched.outside() == []
     assert not watched.errors, watched.errors

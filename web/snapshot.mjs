@@ -1,0 +1,156 @@
+// dist/ only: PyScript's interpreter module (dist's pyscript.toml: interpreter = "./web/snapshot.mjs").
+// scripts/build_dist.py writes the build's version and module list into the two constants below.
+//
+// A repeat visit spends most of its start in CPython's own start-up and imports. The first
+// visit that starts normally therefore makes a Pyodide memory snapshot (the wasm heap after
+// importing our pure-Python modules, ~31 MB) in the visitor's own browser, in a worker, once
+// the table is ready and the page idle (web/snapshot_worker.mjs), and keeps it in Cache
+// Storage under this build's version. Later visits of the same build start from it
+// (loadPyodide's _loadSnapshot), which skips the interpreter's start-up and those imports.
+//
+// The snapshot options are private to Pyodide (underscore-prefixed, undocumented), so nothing
+// may depend on them: a snapshot of another build is never looked at, one that fails to load
+// is deleted and this build never tries one again in this browser (localStorage), and the
+// page then starts exactly as it does without one. <html data-snapshot> tells what happened:
+// "loaded", "failed" (then a normal start), "none" (a normal start), and after a normal start
+// "stored" once a snapshot is saved (or "unsaved" if making it failed).
+import { loadPyodide as load, version } from "./vendor/pyodide/pyodide.mjs";
+
+export { version };   // PyScript reads the interpreter's version from its module
+
+const BUILD = "__BUILD__";
+const MODULES = ["__MODULES__"];   // what the worker imports before taking the snapshot
+// Not "cribbage-...": sw.js deletes those caches when a new build takes over, and a snapshot
+// being made then must not be lost. The key names the build, so no other build reads it.
+const CACHE = "pyodide-snapshot";
+const KEY = new URL(`./snapshot-${BUILD}.bin`, import.meta.url).href;
+const SAVED = "cribbage.snapshot";          // localStorage: the build whose snapshot is stored
+const FAILED = "cribbage.snapshot.failed";   // localStorage: the build whose snapshot failed
+const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip" };   // see web/main.py
+// PyScript passes indexURL = this module's folder; the runtime lives in vendor/pyodide/.
+const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+const root = document.documentElement;
+
+// Runs in the restored interpreter before PyScript uses it: the snapshot must hold the modules
+// it was made for, and the random module must not replay the state saved with the snapshot
+// (every visit would draw the same numbers; the game's seeds come from os.urandom anyway).
+const AFTER_RESTORE = `
+import sys
+missing = [name for name in MODULES if name not in sys.modules]
+if missing:
+    raise RuntimeError(f"the snapshot lacks {missing}")
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+`;
+
+function setting(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch { /* storage blocked (privacy settings): no snapshot then */ }
+  return null;
+}
+
+function usable() {
+  return "caches" in self && "Worker" in self && setting(FAILED) !== BUILD;
+}
+
+// The stored snapshot is gone (the browser may evict Cache Storage): make a new one.
+class Missing extends Error {}
+
+// Only when localStorage says this build's snapshot is stored: a first visit then never waits
+// for Cache Storage. Read at once, while PyScript still reads its config; loadPyodide below
+// hands the promise itself to Pyodide, which awaits it only after starting the runtime's
+// downloads. Rejects if the snapshot is missing or truncated.
+const stored = usable() && setting(SAVED) === BUILD ? readSnapshot() : null;
+stored?.catch(() => {});   // handled in loadPyodide; no "unhandled rejection" before that
+
+async function readSnapshot() {
+  const response = await (await caches.open(CACHE)).match(KEY);
+  if (!response) throw new Missing("no stored snapshot");
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (String(bytes.length) !== response.headers.get("x-snapshot-bytes")) throw new Error("the stored snapshot is truncated");
+  return bytes;
+}
+
+// A snapshot that did not work: delete it, and do not make another for this build.
+async function forget(error) {
+  console.warn("Cribbage: starting without the saved start-up snapshot:", error);
+  root.dataset.snapshot = "failed";
+  setting(SAVED, null);
+  setting(FAILED, BUILD);
+  try {
+    await (await caches.open(CACHE)).delete(KEY);
+  } catch { /* nothing more to do */ }
+}
+
+export async function loadPyodide(given = {}) {
+  const options = { ...given, indexURL };
+  if (stored) {
+    try {
+      const pyodide = await load({ ...options, _loadSnapshot: stored });
+      const globals = pyodide.toPy({ MODULES });
+      try {
+        pyodide.runPython(AFTER_RESTORE, { globals });
+      } finally {
+        globals.destroy();
+      }
+      root.dataset.snapshot = "loaded";
+      return pyodide;
+    } catch (error) {
+      // Then start as if there had never been one.
+      if (error instanceof Missing) setting(SAVED, null);
+      else await forget(error);
+    }
+  }
+  const pyodide = await load(options);
+  root.dataset.snapshot ||= "none";
+  if (usable()) whenReadyAndIdle(makeSnapshot);
+  return pyodide;
+}
+
+// After the table is ready (html[data-ready]) and a quiet moment: the snapshot's worker
+// competes for the CPU, so never during the start itself.
+function whenReadyAndIdle(task) {
+  const later = () => setTimeout(() => (self.requestIdleCallback || setTimeout)(task, { timeout: 5000 }), 1000);
+  if (root.dataset.ready === "true") return later();
+  new MutationObserver((_, observer) => {
+    if (root.dataset.ready === "true") { observer.disconnect(); later(); }
+  }).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+}
+
+async function makeSnapshot() {
+  // One tab at a time makes it (Web Locks, where the browser has them).
+  const exclusive = (work) => (navigator.locks
+    ? navigator.locks.request("cribbage-snapshot", { ifAvailable: true }, (lock) => lock && work())
+    : work());
+  try {
+    await exclusive(async () => {
+      if (!usable()) return;
+      if (!await (await caches.open(CACHE)).match(KEY)) {   // else another tab made it meanwhile
+        const reply = await makeInWorker();
+        if (!reply.ok) throw new Error(reply.error);
+      }
+      setting(SAVED, BUILD);
+      root.dataset.snapshot = "stored";
+    });
+  } catch (error) {
+    // Not worth a retry on every visit: this build goes on without one.
+    console.warn("Cribbage: could not save a start-up snapshot:", error);
+    root.dataset.snapshot = "unsaved";
+    setting(FAILED, BUILD);
+  }
+}
+
+// web/snapshot_worker.mjs makes and stores it; resolves to its reply ({ok, bytes} or {ok: false, error}).
+function makeInWorker() {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./snapshot_worker.mjs", import.meta.url), { type: "module" });
+    const done = (message) => { clearTimeout(timer); worker.terminate(); resolve(message); };
+    const timer = setTimeout(() => done({ ok: false, error: "timed out" }), 120000);
+    worker.onmessage = ({ data }) => done(data);
+    worker.onerror = (event) => done({ ok: false, error: event.message || "worker error" });
+    worker.postMessage({ key: KEY, modules: MODULES, bundleURL: BUNDLE.url, bundlePath: BUNDLE.path, cache: CACHE });
+  });
+}
