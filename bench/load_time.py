@@ -24,8 +24,12 @@ the browser context, the service worker's own included; responses the service wo
 from its cache, and the HTTP cache's hits, cost nothing. Requests counts those that reached the
 server. As a check, `server` is the body bytes serve.py's access log shows for the same span:
 the two disagree only by headers, and a repeat visit the service worker answers shows none.
-Before the browser of a cold dist/ visit closes, the page stays open --settle seconds (default
-3), as a visitor's would: Chromium writes compiled wasm to its code cache a little after start.
+Before the browser of a cold dist/ visit closes, the page waits until web/snapshot.mjs has stored
+its memory snapshot (made in a worker once the page is ready and idle; <html data-snapshot>
+"stored"), so the revisit and the repeat visit start from it, as a visitor's next visits do;
+then it stays open --settle seconds more (default 3), as a visitor's would: Chromium writes
+compiled wasm to its code cache a little after start. `snapshot` in the table counts the
+visits that started from a snapshot (data-snapshot "loaded").
 The pages take turns from run to run; the table shows medians, with min-max for times.
 """
 
@@ -54,6 +58,16 @@ DIST_SOURCES = "dist/ .py (sw)"
 VISITS = {"index.html": ("cold", "warm"), "empty PyScript": ("cold", "warm"),
           DIST: ("cold", "revisit", "repeat")}
 # Resolves true once the service worker is active (its install, and so its cache, complete).
+# Resolves once web/snapshot.mjs has saved its snapshot (or failed to); at once on a page without it.
+SNAPSHOT_SAVED = """() => new Promise((resolve) => {
+    const root = document.documentElement, started = performance.now();
+    const poll = () => {
+        const state = root.dataset.snapshot;
+        if (!state || ["stored", "unsaved", "failed"].includes(state) || performance.now() - started > 120000) resolve(state ?? null);
+        else setTimeout(poll, 50);
+    };
+    poll();
+})"""
 SW_READY = """() => Promise.race([
     navigator.serviceWorker.ready.then(() => true),
     new Promise((resolve) => setTimeout(() => resolve(false), 60000)),
@@ -70,6 +84,7 @@ class Load:
     received: int     # bytes over the network
     requests: int     # requests that reached the server
     served: int       # body bytes in the server's access log
+    snapshot: str | None = None   # <html data-snapshot> at ready (dist/: "loaded", "none", ...)
 
 
 class Meter:
@@ -121,12 +136,15 @@ def load(context: BrowserContext, meter: Meter, url: str, until_sw: bool = False
     wait_ready(page)
     ready_ms = page.evaluate("window.__readyAt")
     paint_ms = page.evaluate(FIRST_PAINT)
+    snapshot = page.evaluate("document.documentElement.dataset.snapshot ?? null")
     if until_sw and not page.evaluate(SW_READY):
         print("warning: the service worker did not become active within 60 s", file=sys.stderr)
+    if until_sw and page.evaluate(SNAPSHOT_SAVED) not in (None, "stored"):
+        print("warning: no memory snapshot was stored", file=sys.stderr)
     page.wait_for_load_state("load")
     page.wait_for_timeout(settle * 1000)
     received, requests = meter.totals()
-    return Load(paint_ms, ready_ms, received, requests, meter.served())
+    return Load(paint_ms, ready_ms, received, requests, meter.served(), snapshot)
 
 
 def open_profile(playwright: Playwright, profile: str, log: Path) -> tuple[BrowserContext, Meter]:
@@ -218,7 +236,7 @@ def median(values: list) -> float:
 def report(results: dict[str, dict[str, list[Load]]]) -> None:
     """Print one row per page and visit, then the ratios against the goals."""
     header = (f"{'page':<16}{'visit':<8}{'first paint ms':>16}{'ready ms':>22}{'transferred':>13}"
-              f"{'requests':>10}{'server':>11}")
+              f"{'requests':>10}{'server':>11}{'snapshot':>10}")
     print(header)
     print("-" * len(header))
     for name, visits in results.items():
@@ -230,8 +248,10 @@ def report(results: dict[str, dict[str, list[Load]]]) -> None:
             requests = median([load.requests for load in loads])
             served = median([load.served for load in loads])
             paint = "-" if paint != paint else f"{paint:.0f}"   # NaN: an empty page paints no content
+            loaded = sum(load.snapshot == "loaded" for load in loads)
+            snapshot = f"{loaded}/{len(loads)}" if any(load.snapshot for load in loads) else "-"
             print(f"{name:<16}{visit:<8}{paint:>16}{ready:>22}{size(received):>13}{requests:>10.0f}"
-                  f"{size(served):>11}")
+                  f"{size(served):>11}{snapshot:>10}")
 
     def ready(name, visit):
         return median([load.ready_ms for load in results[name][visit]])
