@@ -170,6 +170,19 @@ def _config():
     return _js({"iceServers": ice_servers()})
 
 
+async def _answer_offer(peer: "Peer", sdp: str, on_open, on_message, on_close) -> str:
+    """Take the host's offer on ``peer`` (the data channel arrives with the connection) and
+    return our answer, its candidates gathered."""
+    def channel_arrived(event):
+        peer.attach(event.channel, on_open, on_message, on_close)
+    peer.listeners.on(peer.pc, "datachannel", channel_arrived)
+    await peer.pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp}))
+    answer = await peer.pc.createAnswer()
+    await peer.pc.setLocalDescription(answer)
+    await _gathered(peer.pc)
+    return peer.pc.localDescription.sdp
+
+
 class Peer:
     """One RTCPeerConnection with its data channel and the listeners we own."""
 
@@ -331,7 +344,27 @@ class HostNet:
         self.peers.clear()
 
 
-class GuestNet:
+class GuestSide:
+    """What every guest connection has: at most one peer, the host."""
+
+    peer: Peer | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.peer is not None and self.peer.open
+
+    def send(self, text: str) -> bool:
+        if self.connected:
+            self.peer.send(text)
+            return True
+        return False
+
+    def _opened(self) -> None:
+        self.on_status("")
+        self.on_open()
+
+
+class GuestNet(GuestSide):
     """A guest's side: asks the room for an offer until a channel to the host is open."""
 
     def __init__(self, room: str, on_open, on_message, on_close, on_status):
@@ -345,10 +378,6 @@ class GuestNet:
     def start(self) -> None:
         self.signal.open()
         asyncio.ensure_future(self._ask_loop())
-
-    @property
-    def connected(self) -> bool:
-        return self.peer is not None and self.peer.open
 
     def _relay_status(self, text: str) -> None:
         if not self.connected:
@@ -391,20 +420,9 @@ class GuestNet:
             self.peer.close()
         peer = self.peer = Peer()
         self.host_id = sender
-
-        def channel_arrived(event):
-            peer.attach(event.channel, self._opened, self.on_message, lambda: self._closed(peer))
-        peer.listeners.on(peer.pc, "datachannel", channel_arrived)
-        await peer.pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp}))
-        answer = await peer.pc.createAnswer()
-        await peer.pc.setLocalDescription(answer)
-        await _gathered(peer.pc)
+        answer = await _answer_offer(peer, sdp, self._opened, self.on_message, lambda: self._closed(peer))
         if self.peer is peer:
-            self.signal.send(sender, {"kind": "answer", "sdp": peer.pc.localDescription.sdp})
-
-    def _opened(self) -> None:
-        self.on_status("")
-        self.on_open()
+            self.signal.send(sender, {"kind": "answer", "sdp": answer})
 
     def _closed(self, peer: Peer) -> None:
         if peer is not self.peer:
@@ -416,12 +434,6 @@ class GuestNet:
         if self.signal.joined:
             self.signal.send(None, {"kind": "want-offer", "v": VERSION})
 
-    def send(self, text: str) -> bool:
-        if self.connected:
-            self.peer.send(text)
-            return True
-        return False
-
     def close(self) -> None:
         self.closed = True
         self.signal.close()
@@ -429,7 +441,7 @@ class GuestNet:
             self.peer.close()
 
 
-class CodeGuestNet:
+class CodeGuestNet(GuestSide):
     """A guest invited by code (no relay): answers the offer from the link and hands the answer
     code to ``on_answer(code)`` for the friend to send to the host. Without a relay there is no
     reconnecting: a lost channel needs a new invite link."""
@@ -443,10 +455,6 @@ class CodeGuestNet:
     def start(self) -> None:
         asyncio.ensure_future(self._answer())
 
-    @property
-    def connected(self) -> bool:
-        return self.peer is not None and self.peer.open
-
     async def _answer(self) -> None:
         try:
             kind, number, sdp = signal_code.unpack(self.offer_code)
@@ -455,33 +463,13 @@ class CodeGuestNet:
         except ParseError as bad:
             self.on_status(f"This invite link is damaged ({bad}). Ask the host for a new one.")
             return
-        peer = self.peer = Peer()
-
-        def channel_arrived(event):
-            peer.attach(event.channel, self._opened, self.on_message, self._closed)
-        peer.listeners.on(peer.pc, "datachannel", channel_arrived)
+        self.peer = Peer()
         try:
-            await peer.pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp}))
-            answer = await peer.pc.createAnswer()
-            await peer.pc.setLocalDescription(answer)
-        except Exception:
+            answer = await _answer_offer(self.peer, sdp, self._opened, self.on_message, self.on_close)
+        except Exception:   # an offer the browser cannot take (cut, or from an odd browser)
             self.on_status("This invite link does not work. Ask the host for a new one.")
             return
-        await _gathered(peer.pc)
-        self.on_answer(signal_code.pack("answer", number, peer.pc.localDescription.sdp))
-
-    def _opened(self) -> None:
-        self.on_status("")
-        self.on_open()
-
-    def _closed(self) -> None:
-        self.on_close()
-
-    def send(self, text: str) -> bool:
-        if self.connected:
-            self.peer.send(text)
-            return True
-        return False
+        self.on_answer(signal_code.pack("answer", number, answer))
 
     def close(self) -> None:
         if self.peer is not None:
