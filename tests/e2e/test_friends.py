@@ -249,12 +249,18 @@ def test_the_game_goes_on_when_the_relay_restarts(people, tmp_path):
         check_scores(host, [guest])
 
 
-def test_the_host_reloads_and_the_game_resumes(people, site):
+def two_at_the_table(people, site):
+    """Hana hosts a 2-player game, Gus joins, the game starts: (host, guest, invite link)."""
     host, guest = people(), people()
     link = host_table(host, site, 2)
     join(guest, link, "Gus")
     host.get_by_test_id("start-table").click()
     expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    return host, guest, link
+
+
+def test_the_host_reloads_and_the_game_resumes(people, site):
+    host, guest, link = two_at_the_table(people, site)
     play([host, guest], moves=4)
     host.wait_for_timeout(200)
     before = host_session(host).state
@@ -288,11 +294,7 @@ def test_the_host_closes_the_table_and_the_guest_is_told(people, site):
 
 
 def test_a_guest_leaves_mid_game_after_confirming(people, site):
-    host, guest = people(), people()
-    link = host_table(host, site, 2)
-    join(guest, link, "Gus")
-    host.get_by_test_id("start-table").click()
-    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    host, guest, link = two_at_the_table(people, site)
     guest.once("dialog", lambda dialog: dialog.dismiss())       # "no": stays at the table
     guest.get_by_test_id("leave-game").click()
     expect(guest.get_by_test_id("hand")).to_be_visible()
@@ -304,11 +306,7 @@ def test_a_guest_leaves_mid_game_after_confirming(people, site):
 
 
 def test_a_bot_sits_in_for_an_away_guest_then_hands_the_seat_back(people, site):
-    host, guest = people(), people()
-    link = host_table(host, site, 2)
-    join(guest, link, "Gus")
-    host.get_by_test_id("start-table").click()
-    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    host, guest, link = two_at_the_table(people, site)
     guest.goto("about:blank")                      # the tab is gone, the seat token stays
     expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus left", timeout=15_000)
     host.get_by_test_id("stand-in-1").click()
