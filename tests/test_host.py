@@ -396,3 +396,16 @@ def test_closing_the_table_tells_every_guest():
     wire.pump()
     for guest in wire.guests.values():
         assert guest.screen == "rejected" and guest.rejected == protocol.REJECT_REASONS["closed"]
+
+
+def test_a_hello_lost_with_a_replaced_channel_is_sent_again():
+    guest = GuestController("room-0123456789")
+    guest.rejoin()
+    assert guest.take_outbox() == []                  # nothing before the player's "Sit down"
+    guest.command("join", {"name": "Bob"})
+    assert guest.take_outbox() == [protocol.hello("Bob", None)]   # sent, then lost
+    guest.rejoin()                                    # the next channel opens: ask again
+    assert guest.take_outbox() == [protocol.hello("Bob", None)]
+    guest.receive(protocol.welcome(1, "t" * 22))
+    guest.rejoin()
+    assert guest.take_outbox() == [protocol.hello("Bob", "t" * 22)]

@@ -60,6 +60,7 @@ class GuestController:
         self.pending = False              # an action is on its way to the host
         self.finished = None              # the GameRecord of the game that just ended
         self.answer_code = ""             # invited by code: the answer to send back to the host
+        self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
 
     # -- what render reads --
 
@@ -107,12 +108,14 @@ class GuestController:
 
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
+        self.joining = False
         self.link = ""
         if self.screen in ("join", "rejected"):
             self.screen = "lobby"
 
     def _on_reject(self, message) -> None:
         self.screen, self.rejected = "rejected", message["text"]
+        self.joining = False
 
     def _on_error(self, message) -> None:
         self.error, self.pending = message["text"], False
@@ -196,11 +199,14 @@ class GuestController:
         if not self.prefs["name"]:
             raise ValueError("type your name to sit down")
         self.screen, self.rejected = "join", ""
+        self.joining = True
         self.outbox.append(protocol.hello(self.prefs["name"], self.token))
 
     def rejoin(self) -> None:
-        """After a reconnection: present the seat token again (no-op before the first hello)."""
-        if self.token or self.seat is not None:
+        """After a (re)connection: present the seat token again, or the name again when the
+        host never answered the first hello (it may have been lost with a replaced channel).
+        Nothing before the player's first "Sit down"."""
+        if self.token or self.seat is not None or self.joining:
             self.outbox.append(protocol.hello(self.prefs["name"] or "Guest", self.token))
 
     def _do_chat(self, form) -> None:

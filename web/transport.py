@@ -32,6 +32,7 @@ from .protocol import VERSION
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
+CONNECT_WAIT = 10.0        # ... but not while the channel of its last answer may still open
 STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
 STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
          "the page. Still trying…")
@@ -373,6 +374,7 @@ class GuestNet(GuestSide):
         self.host_id = None
         self.closed = False
         self.since = None
+        self.answered_at = 0.0
         self.signal = Signal(room, self._joined, self._from, self._left, self._relay_status)
 
     def start(self) -> None:
@@ -401,7 +403,10 @@ class GuestNet(GuestSide):
             if self.connected:
                 self.since = loop.time()
                 continue
-            if self.signal.joined:
+            # Asking again while an answered offer is still connecting would make the host
+            # replace that connection (and drop what was sent on it): give it time first.
+            pending = self.peer is not None and loop.time() - self.answered_at < CONNECT_WAIT
+            if self.signal.joined and not pending:
                 self.signal.send(None, {"kind": "want-offer", "v": VERSION})
             if self.signal.joined and loop.time() - self.since > STALE_AFTER:
                 self.on_status(STALE)
@@ -420,6 +425,7 @@ class GuestNet(GuestSide):
             self.peer.close()
         peer = self.peer = Peer()
         self.host_id = sender
+        self.answered_at = asyncio.get_event_loop().time()
         answer = await _answer_offer(peer, sdp, self._opened, self.on_message, lambda: self._closed(peer))
         if self.peer is peer:
             self.signal.send(sender, {"kind": "answer", "sdp": answer})
