@@ -56,15 +56,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report whether the table is up to date")
     args = parser.parse_args(argv)
-    current = CONFIG.read_text(encoding="utf-8")
-    wanted = with_table(current, files_table(python_files()))
-    if current == wanted:
+    wanted = with_table(CONFIG.read_text(encoding="utf-8"), files_table(python_files()))
+    return write_if_changed(CONFIG, wanted, args.check, "pyscript.toml's [files] table", "gen_files.py")
+
+
+def write_if_changed(path: Path, wanted: str, check: bool, what: str, script: str) -> int:
+    """Write a generated file's ``wanted`` text if it differs, or with ``check`` only say that it
+    is stale; the exit code: 1 for a stale file under --check, else 0. (scripts/gen_shell.py too.)"""
+    if path.read_text(encoding="utf-8") == wanted:
         return 0
-    if args.check:
-        print("pyscript.toml's [files] is out of date: run python scripts/gen_files.py", file=sys.stderr)
+    if check:
+        print(f"{what} is out of date: run python scripts/{script}", file=sys.stderr)
         return 1
-    CONFIG.write_text(wanted, encoding="utf-8")
-    print("gen_files.py: updated the [files] table of pyscript.toml")
+    path.write_text(wanted, encoding="utf-8")
+    print(f"{script}: updated {what}")
     return 0
 
 

@@ -21,6 +21,9 @@ import json
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_files import write_if_changed  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "index.html"
 FORM_BEGIN = "<!-- gen_shell:form (scripts/gen_shell.py writes this from web.render.render_start: do not edit) -->"
@@ -109,14 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as missing:
         print(f"gen_shell.py: {missing}", file=sys.stderr)
         return 1
-    if current == wanted:
-        return 0
-    if args.check:
-        print("index.html's start form is out of date: run python scripts/gen_shell.py", file=sys.stderr)
-        return 1
-    PAGE.write_text(wanted, encoding="utf-8")
-    print("gen_shell.py: updated the start form in index.html")
-    return 0
+    return write_if_changed(PAGE, wanted, args.check, "index.html's start form", "gen_shell.py")
 
 
 if __name__ == "__main__":
