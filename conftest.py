@@ -3,12 +3,13 @@
 import re
 from pathlib import Path
 
+WEB = Path(__file__).resolve().parent / "web"
 FFI_IMPORT = re.compile(r"^\s*(import|from)\s+(js|pyscript|pyodide)\b", re.MULTILINE)
 
 
 def pytest_ignore_collect(collection_path: Path, config):
     if collection_path.name in ("vendor", "node_modules", "dist"):
         return True
-    if collection_path.suffix == ".py" and collection_path.parent.name == "web":
+    if collection_path.suffix == ".py" and WEB in collection_path.parents:
         return bool(FFI_IMPORT.search(collection_path.read_text()))
     return None

@@ -1,5 +1,5 @@
 """Linking a device (web.device_link): codes, the transfer in parts, and two Linkers swapping
-profiles over fake connections that behave like web.transport's (host: conn ids; guest: none)."""
+profiles over fake connections that behave like web.net.transport's (host: conn ids; guest: none)."""
 
 import json
 
@@ -12,7 +12,7 @@ from web.profile import Profile
 from web.profile_screens import ProfileScreens
 from web.records import record_game
 from web.session import Session
-from web.signal_code import RELAY_DOWN
+from web.net.signal_code import RELAY_DOWN
 
 
 def finished(seed):

@@ -12,10 +12,10 @@ from game.cards import Card
 from game.codec import view_to_json
 from game.engine import DISCARDING, OVER
 from game.view import view
-from web import protocol
-from web.guest import GuestController
-from web.host import HostTable
-from web.host_controller import HostController
+from web.friends import protocol
+from web.friends.guest import GuestController
+from web.friends.host import HostTable
+from web.friends.host_controller import HostController
 
 BIG_SEED = 7_318_264_905_112_000
 CARD_TEXT = {str(card) for card in __import__("game.cards", fromlist=["DECK"]).DECK}

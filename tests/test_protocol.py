@@ -12,9 +12,9 @@ from game.cards import DECK
 from game.engine import Config, new_game
 from game.events import Event
 from game.view import view
-from web import protocol
-from web.host import HostTable
-from web.protocol import ProtocolError, parse
+from web.friends import protocol
+from web.friends.host import HostTable
+from web.friends.protocol import ProtocolError, parse
 
 
 def test_every_builder_round_trips_through_the_parser():

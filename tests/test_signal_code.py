@@ -1,4 +1,4 @@
-"""Connection codes for invites without a relay (web.signal_code), on real Chromium SDP."""
+"""Connection codes for invites without a relay (web.net.signal_code), on real Chromium SDP."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from game.errors import ParseError
-from web.signal_code import MAX_CODE, pack, unpack
+from web.net.signal_code import MAX_CODE, pack, unpack
 
 # An offer and its answer from headless Chromium (data channel only, host candidates).
 SAMPLE = json.loads((Path(__file__).parent / "data" / "chromium_sdp.json").read_text())

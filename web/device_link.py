@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from game.errors import ParseError
 
-from .signal_code import RELAY_DOWN
+from .net.signal_code import RELAY_DOWN
 
 VERSION = 1
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone
@@ -144,7 +144,7 @@ class LinkState:
 class Linker:
     """Runs one device link at a time for the settings screen.
 
-    ``host_net`` / ``guest_net`` make the connection (`web.transport.HostNet` / `GuestNet` in
+    ``host_net`` / ``guest_net`` make the connection (`web.net.transport.HostNet` / `GuestNet` in
     the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status)``;
     ``screens`` is the `ProfileScreens` whose profile is sent and merged into; ``repaint()``
     redraws; ``later(seconds, fn)`` runs ``fn`` after a while (the code's expiry, the goodbye).

@@ -1,8 +1,8 @@
 """Browser glue for the table: mount the app, route input to the controller, pace the bots,
-save the game and the profile. Tables with friends are `web.friends`' part of the app. One of
+save the game and the profile. Tables with friends are `web.friends.glue`' part of the app. One of
 the few modules allowed to touch the browser FFI.
 
-All behaviour lives in `web.controller` / `web.host_controller` / `web.guest` and all markup
+All behaviour lives in `web.controller` / `web.friends.host_controller` / `web.friends.guest` and all markup
 in `web.render`; this module only moves events and messages in and HTML and messages out.
 """
 
@@ -21,14 +21,14 @@ from .clock import new_seed, now_iso
 from .controller import Controller
 from .device_link import Linker
 from .early import hand_over, read_shell
-from .friends import GUEST_KEY, HOST_KEY, FriendsGlue
-from .guest import GuestController
-from .host_controller import HostController
+from .friends.glue import GUEST_KEY, HOST_KEY, FriendsGlue
+from .friends.guest import GuestController
+from .friends.host_controller import HostController
 from .profile import Profile
 from .profile_screens import ProfileScreens
 from .render import render
 from .session import Session
-from .transport import GuestNet, HostNet
+from .net.transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated

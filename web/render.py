@@ -24,7 +24,7 @@ from game.engine import DISCARDING, OVER, PLAYING
 
 from .board import SIDE_COLOURS, board_svg
 from .controller import Controller, hand_order
-from .lobby import chat_panel, render_join, render_lobby, render_rejected
+from .friends.lobby import chat_panel, render_join, render_lobby, render_rejected
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

@@ -18,7 +18,7 @@ from harness import Network, screenshot, wait_ready
 from playwright.sync_api import Page, expect
 
 import serve
-from web.host import HostTable
+from web.friends.host import HostTable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -326,10 +326,10 @@ def test_a_bot_sits_in_for_an_away_guest_then_hands_the_seat_back(people, site):
 def test_a_guest_on_another_protocol_version_is_told_to_reload(people, site):
     host, guest = people(), people()
     link = host_table(host, site, 2)
-    source = (ROOT / "web" / "protocol.py").read_text()
+    source = (ROOT / "web" / "friends" / "protocol.py").read_text()
     assert "\nVERSION = 1\n" in source
     newer = source.replace("\nVERSION = 1\n", "\nVERSION = 2\n")
-    guest.route("**/web/protocol.py", lambda route: route.fulfill(body=newer, content_type="text/x-python"))
+    guest.route("**/web/friends/protocol.py", lambda route: route.fulfill(body=newer, content_type="text/x-python"))
     guest.goto(link + "&speed=instant")
     wait_ready(guest)
     expect(guest.get_by_test_id("reject-reason")).to_contain_text("another version", timeout=15_000)

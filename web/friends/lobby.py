@@ -2,7 +2,7 @@
 and presence panel. Pure functions of a `HostController` or a `GuestController`; every
 name and chat line is escaped, so it is text, never markup.
 
->>> from web.guest import GuestController
+>>> from web.friends.guest import GuestController
 >>> ctl = GuestController("room-0123456789", name="<b>Bo</b>")
 >>> html = render_join(ctl)
 >>> 'data-testid="join"' in html and "&lt;b&gt;Bo" in html and "<b>Bo" not in html
@@ -16,7 +16,7 @@ from html import escape
 
 from game.bots import BOT_LEVELS
 
-from .board import SIDE_COLOURS
+from ..board import SIDE_COLOURS
 
 
 def seats_info(ctl) -> list[dict]:

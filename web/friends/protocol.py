@@ -18,7 +18,7 @@ person can read; the caller drops the message and logs the reason. Pure Python.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.protocol.ProtocolError: this table speaks protocol version 1, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 1, not 2: reload the page
 """
 
 from __future__ import annotations

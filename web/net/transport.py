@@ -1,6 +1,6 @@
 """Browser networking for tables with friends: the relay's WebSocket and WebRTC data channels.
 One of the few modules allowed to touch the FFI. It moves text only: what the text means is
-`web.protocol`'s business, and who may send what is `web.host`'s.
+`web.friends.protocol`'s business, and who may send what is `web.friends.host`'s.
 
 Star topology: the host keeps one RTCPeerConnection and data channel per guest. Signalling
 payloads (opaque to the relay) are JSON objects with ``kind``:
@@ -11,7 +11,7 @@ Once a channel is open the relay is not needed: a game survives a relay restart.
 
 Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
 exchange by hand: the offer travels in the invite link and the answer comes back as a code the
-host pastes (`web.signal_code`). Signal reports ``RELAY_DOWN`` when the relay cannot be reached.
+host pastes (`web.net.signal_code`). Signal reports ``RELAY_DOWN`` when the relay cannot be reached.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from game.errors import ParseError
 
 from . import signal_code
 from .signal_code import RELAY_DOWN
-from .protocol import VERSION
+from ..friends.protocol import VERSION
 
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts

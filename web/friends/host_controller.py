@@ -2,7 +2,7 @@
 extended with the lobby, remote seats, chat, bots standing in, and a `HostTable` that every
 move is reported to, so each guest gets its own view. Pure Python.
 
->>> from web.host import HostTable
+>>> from web.friends.host import HostTable
 >>> table = HostTable("room-0123456789", 2, 61, "Ann", seed_source=lambda: 3)
 >>> ctl = HostController(table, seed_source=lambda: 3)
 >>> ctl.screen, ctl.command("seat", "1:easy"), ctl.command("start-table"), ctl.screen
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from game.errors import ParseError
 
-from .controller import Controller
+from ..controller import Controller
 from .host import HostTable
 
 

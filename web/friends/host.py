@@ -30,7 +30,7 @@ from game.errors import IllegalActionError, ParseError
 
 from . import protocol
 from .protocol import ProtocolError, parse
-from .session import Session, clean_name
+from ..session import Session, clean_name
 
 SCHEMA = 1
 CHAT_KEPT = 100

@@ -1,10 +1,10 @@
 """Browser glue for tables with friends: host a table or join one, invites by link (through
 the relay) or by code (without it), the connection's state in words, and leaving. One of the
-few modules allowed to touch the browser FFI; the network itself is `web.transport`'s.
+few modules allowed to touch the browser FFI; the network itself is `web.net.transport`'s.
 
 `FriendsGlue` is a part of `web.dom.App` (its mixin): it reads and sets the app's controller
 (``ctl``), network (``net``) and notice, and calls its ``paint``, ``after_input`` and
-``table_prefs``. All the behaviour is in `web.host` / `web.host_controller` / `web.guest`.
+``table_prefs``. All the behaviour is in `web.friends.host` / `web.friends.host_controller` / `web.friends.guest`.
 
 A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
 table for ROOM (so a host's reload resumes it), and a guest otherwise; ``#offer=CODE`` after
@@ -20,14 +20,14 @@ import js
 
 from game.errors import ParseError
 
-from .clock import new_seed, now_iso
-from .controller import Controller
+from ..clock import new_seed, now_iso
+from ..controller import Controller
 from .guest import GuestController
 from .host import HostTable
 from .host_controller import HostController
 from .protocol import REJECT_REASONS
-from .session import clean_name
-from .transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet
+from ..session import clean_name
+from ..net.transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet
 
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload

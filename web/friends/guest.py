@@ -6,7 +6,7 @@
 It never decides anything about the game: a move becomes an ``action`` message in
 ``outbox``, and the table changes only when the host's next view arrives. Pure Python.
 
->>> from web import protocol
+>>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789")
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
 ['{"v":1,"type":"hello","name":"Bob","token":null}']
@@ -24,9 +24,9 @@ from game.events import side_name
 
 from . import protocol
 from .protocol import ProtocolError, parse
-from .controller import clean_prefs, key_command, toggle_selection
-from .records import make_record
-from .session import clean_name
+from ..controller import clean_prefs, key_command, toggle_selection
+from ..records import make_record
+from ..session import clean_name
 
 CHAT_SHOWN = 200
 
