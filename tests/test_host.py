@@ -2,6 +2,7 @@
 message each guest receives recorded and checked for other seats' hidden cards and the seed;
 reconnection to the same seat; replayed, out-of-turn and forged messages dropped."""
 
+import itertools
 import json
 import random
 
@@ -28,7 +29,8 @@ class Wire:
         seed = BIG_SEED + seed      # long enough that finding its digits in a message means a leak
         self.tokens = iter(f"token-{n:016d}" for n in range(1000))
         self.table = HostTable("room-0123456789", players, target, "Hana", seed_source=lambda: seed,
-                               token_source=lambda: next(self.tokens), clock=lambda: 1_700_000_000.0)
+                               token_source=lambda: next(self.tokens), clock=lambda: 1_700_000_000.0,
+                               ticker=itertools.count(0.0, 1.0).__next__)   # a second between messages
         self.host = HostController(self.table, seed_source=lambda: seed)
         self.guests = {}        # conn -> GuestController
         self.received = {}      # conn -> [(state before, state after, text)]
@@ -409,3 +411,53 @@ def test_a_hello_lost_with_a_replaced_channel_is_sent_again():
     guest.receive(protocol.welcome(1, "t" * 22))
     guest.rejoin()
     assert guest.take_outbox() == [protocol.hello("Bob", "t" * 22)]
+
+
+def test_a_chat_flood_is_dropped_before_any_work_and_never_echoed():
+    """Issue 11 (3): 1,000 chat lines from one guest used to be parsed, echoed to everyone and
+    repainted one by one. Now the first few pass, the sender alone hears one notice, and the
+    rest cost nothing; another guest's move still goes through."""
+    wire = Wire(3, seed=5)
+    wire.join("c1", "Gus")
+    wire.join("c2", "Ivy")
+    wire.host.command("start-table")
+    wire.pump()
+    wire.table.ticker = lambda: 100.0           # the flood arrives within one instant
+    taken = [wire.table.receive("c1", protocol.chat(f"spam {n}")) for n in range(1000)]
+    assert taken.count(True) == 5
+    out = wire.table.take_outbox()
+    to_ivy = [text for conn, text in out if conn == "c2"]
+    assert all("spam 5" not in text for text in to_ivy) and len(to_ivy) == 5
+    notices = [text for conn, text in out if conn == "c1" and "too fast" in text]
+    assert len(notices) == 1
+    assert sum("over the rate limit" in drop for drop in wire.table.drops) == 1
+    ivy = wire.guests["c2"]
+    for conn, text in out:
+        wire.guests[conn].receive(text)
+    for card in sorted(ivy.view().hand)[:2]:
+        ivy.command("select", str(card))
+    ivy.command("confirm-discard")
+    before = wire.table.session.state.state_id
+    wire.pump()
+    assert wire.table.session.state.state_id == before + 1 and not ivy.pending
+
+
+def test_malformed_and_oversized_messages_count_against_the_limit():
+    wire = Wire(2, seed=6)
+    wire.join("c1", "Gus")
+    wire.table.ticker = lambda: 50.0
+    junk = ["x" * 5000, "{", '{"v":1,"type":"nonsense"}'] * 20
+    results = [wire.table.receive("c1", text) for text in junk]
+    assert not any(results)
+    assert not wire.table.receive("c1", protocol.chat("a real line"))   # still over the limit
+    wire.table.ticker = lambda: 60.0                                    # ten seconds later
+    assert wire.table.receive("c1", protocol.chat("a real line"))
+
+
+def test_a_host_on_another_version_is_heard_on_the_verified_channel_only():
+    """Issue 11 (2): the version verdict comes over the host's own channel, as a reject the
+    guest cannot parse with its own version; nothing else turns a guest away."""
+    guest = GuestController("room-0123456789", name="Gus")
+    newer = protocol.reject("version").replace('"v":1', '"v":2')
+    guest.receive(newer)
+    assert guest.screen == "rejected" and "another version" in guest.rejected

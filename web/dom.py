@@ -28,6 +28,7 @@ from .profile import Profile
 from .profile_screens import ProfileScreens
 from .render import render
 from .session import Session
+from .net.identity import fragment_params
 from .net.transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
@@ -62,21 +63,36 @@ class App(FriendsGlue):
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)
         self._listen(self.root, "change", self.on_change)
+        self._listen(js.window, "hashchange", self.on_hashchange)
         room = js.URLSearchParams.new(js.window.location.search).get("table")
         shared = str(js.window.location.hash or "")
-        offer = shared.removeprefix("#offer=") if room and shared.startswith("#offer=") else None
-        if offer:   # used once: a reload must not answer the same offer again
-            js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
         if shared.startswith("#record="):
             self.profile.command("open-record", shared.removeprefix("#record="))
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
             self.save_profile()
         if room:
-            self._open_table(str(room), offer)
+            self.open_link(str(room), self._table_fragment())
         else:
             self._resume_saved()
         self.paint()
         self.kick_bots()
+
+    def _table_fragment(self) -> dict:
+        """The table link's fragment; an invite by code is used once, so it leaves the address
+        (a reload must not answer the same offer again) and only the host's pin stays."""
+        fragment = fragment_params(str(js.window.location.hash or ""))
+        if "offer" in fragment:
+            pin = f"#h={fragment['h']}" if "h" in fragment else ""
+            js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search + pin)
+        return fragment
+
+    def on_hashchange(self, _event) -> None:
+        """A new invite link pasted into this tab changes only the fragment: follow it."""
+        room = js.URLSearchParams.new(js.window.location.search).get("table")
+        fragment = fragment_params(str(js.window.location.hash or ""))
+        if room and "offer" in fragment and not isinstance(self.ctl, HostController):
+            self.open_link(str(room), self._table_fragment())
+            self.paint()
 
     def unmount(self) -> None:
         for target, name, proxy in self._proxies:
@@ -197,6 +213,7 @@ class App(FriendsGlue):
         elif active and active.tagName == "INPUT" and active.getAttribute("data-testid"):
             testid = active.getAttribute("data-testid")
         typed = {}   # what is being typed survives a repaint caused by a message
+        opened = [d.getAttribute("data-testid") for d in self.root.querySelectorAll("details[open][data-testid]")]
         for field in self.root.querySelectorAll("input[data-testid]"):
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
@@ -204,6 +221,10 @@ class App(FriendsGlue):
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
         self.root.innerHTML = screen + self._notice_html()
         self.peg_sound()
+        for name in opened:      # a panel the player opened stays open
+            panel = self.root.querySelector(f'details[data-testid="{name}"]')
+            if panel:
+                panel.open = True
         for name, value in typed.items():
             field = self.root.querySelector(f'input[data-testid="{name}"]')
             if field and value and not field.readOnly:
@@ -380,7 +401,7 @@ class App(FriendsGlue):
         if isinstance(self.ctl, GuestController):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
-                                                       "name": self.ctl.prefs["name"]}))
+                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin}))
             return
         if isinstance(self.ctl, HostController):
             storage.setItem(HOST_KEY, self.ctl.table.to_json())

@@ -112,3 +112,13 @@ class Network:
         """Whether a URL is on the site's host and port, or a data: or blob: URL."""
         parts = urlsplit(url)
         return parts.scheme in ("data", "blob") or (parts.scheme in ("http", "ws") and parts.netloc == self.origin)
+
+
+def with_query(link: str, extra: str) -> str:
+    """``link`` with ``extra`` (``speed=instant``) added to its query, before any #fragment.
+
+    >>> with_query("http://h/?table=T#h=P", "speed=instant")
+    'http://h/?table=T&speed=instant#h=P'
+    """
+    base, hash_, fragment = link.partition("#")
+    return f"{base}{'&' if '?' in base else '?'}{extra}{hash_}{fragment}"

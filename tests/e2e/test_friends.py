@@ -8,13 +8,14 @@ WebSocket while the relay is down).
 """
 
 import json
+import re
 import secrets
 import socket
 import time
 from pathlib import Path
 
 import pytest
-from harness import Network, screenshot, wait_ready
+from harness import Network, screenshot, wait_ready, with_query
 from playwright.sync_api import Page, expect
 
 import serve
@@ -56,13 +57,13 @@ def host_table(page: Page, base: str, players: int, name="Hana", target=61) -> s
     page.locator(f'label.choice:has(input[name="target"][value="{target}"])').click()
     page.get_by_test_id("create-table").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
-    link = page.get_by_test_id("invite-link").input_value()
-    assert "?table=" in link and len(link.split("table=")[1]) >= 20
-    return link
+    invite = page.get_by_test_id("invite-link")
+    expect(invite).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}$"))   # the host's pin: see identity
+    return invite.input_value()
 
 
 def join(page: Page, link: str, name: str) -> None:
-    page.goto(link + "&speed=instant")
+    page.goto(with_query(link, "speed=instant"))
     wait_ready(page)
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("sit-down").click()
@@ -169,7 +170,7 @@ def test_three_friends_play_a_whole_game(people, site):
     join(gus, link, "Gus")
     join(ivy, link, "Ivy")
     late = people()
-    late.goto(link + "&speed=instant")
+    late.goto(with_query(link, "speed=instant"))
     wait_ready(late)
     late.get_by_test_id("name").fill("Late")
     late.get_by_test_id("sit-down").click()
@@ -276,10 +277,17 @@ def test_the_host_reloads_and_the_game_resumes(people, site):
 
 def test_a_stale_link_says_so(people, site):
     page = people()
-    page.goto(site + f"?table={secrets.token_urlsafe(16)}&speed=instant")
+    page.goto(site + f"?table={secrets.token_urlsafe(16)}&speed=instant#h={'A' * 43}")
     wait_ready(page)
     expect(page.get_by_test_id("link-status")).to_contain_text("stale", timeout=10_000)
     expect(page.get_by_test_id("join")).to_be_visible()
+
+
+def test_a_link_without_the_hosts_key_connects_to_no_one(people, site):
+    page = people()
+    page.goto(site + f"?table={secrets.token_urlsafe(16)}&speed=instant")
+    wait_ready(page)
+    expect(page.get_by_test_id("reject-reason")).to_contain_text("the host's key) is missing")
 
 
 def test_the_host_closes_the_table_and_the_guest_is_told(people, site):
@@ -312,7 +320,7 @@ def test_a_bot_sits_in_for_an_away_guest_then_hands_the_seat_back(people, site):
     host.get_by_test_id("stand-in-1").click()
     expect(host.get_by_test_id("chat-lines")).to_contain_text("A bot plays for Gus")
     play([host], moves=6)                          # the bot plays Gus's cards meanwhile
-    guest.goto(link + "&speed=instant")
+    guest.goto(with_query(link, "speed=instant"))
     wait_ready(guest)
     expect(guest.get_by_test_id("hand")).to_be_visible(timeout=20_000)
     expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus is back")
@@ -330,7 +338,7 @@ def test_a_guest_on_another_protocol_version_is_told_to_reload(people, site):
     assert "\nVERSION = 1\n" in source
     newer = source.replace("\nVERSION = 1\n", "\nVERSION = 2\n")
     guest.route("**/web/friends/protocol.py", lambda route: route.fulfill(body=newer, content_type="text/x-python"))
-    guest.goto(link + "&speed=instant")
+    guest.goto(with_query(link, "speed=instant"))
     wait_ready(guest)
     expect(guest.get_by_test_id("reject-reason")).to_contain_text("another version", timeout=15_000)
     expect(host.get_by_test_id("seat-1")).to_contain_text("Empty seat")

@@ -7,12 +7,15 @@ few modules allowed to touch the browser FFI; the network itself is `web.net.tra
 ``table_prefs``. All the behaviour is in `web.friends.host` / `web.friends.host_controller` / `web.friends.guest`.
 
 A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
-table for ROOM (so a host's reload resumes it), and a guest otherwise; ``#offer=CODE`` after
-it is an invite by code, for tables without a relay.
+table for ROOM (so a host's reload resumes it), and a guest otherwise. The link's
+``#fragment`` (never sent to a server) carries ``h=PIN``, the host's identity that a guest
+checks every connection against (`web.net.identity`), and for tables without a relay
+``offer=CODE``, an invite by code.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 
@@ -25,12 +28,17 @@ from ..controller import Controller
 from .guest import GuestController
 from .host import HostTable
 from .host_controller import HostController
-from .protocol import REJECT_REASONS
 from ..session import clean_name
-from ..net.transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet
+from ..net.identity import NO_PIN, clean_pin
+from ..net.transport import (RELAY_DOWN, CodeGuestNet, GuestNet, HostNet, certificate_pin, forget_certificate,
+                             table_certificate)
 
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
-GUEST_KEY = "cribbage.guest.v1"    # {room, token, name}: rejoin the same seat after a reload
+GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same seat after a reload
+USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
+USED_KEPT = 50
+USED_INVITE = ("You have used this invite link already: each one connects one friend, once. "
+               "Ask the host for a new invite link.")
 NO_RELAY_GUEST = ("The table's relay cannot be reached, so this link cannot connect. Ask the host "
                   "for an invite by code (in their lobby: “No relay? Invite a friend with a code”).")
 CODE_LOST = ("Lost the connection to the host. Without a relay there is no reconnecting by "
@@ -70,15 +78,26 @@ class FriendsGlue:
         query = params.toString()
         js.window.history.replaceState(None, "", js.window.location.pathname + (f"?{query}" if query else ""))
 
-    def invite_link(self, room: str) -> str:
+    def invite_link(self, room: str, pin: str) -> str:
         location = js.window.location
-        return f"{location.origin}{location.pathname}?table={room}"
+        return f"{location.origin}{location.pathname}?table={room}#h={pin}"
 
     def become_host(self, table: HostTable) -> None:
         ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
-        ctl.invite = self.invite_link(table.room)
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        ctl.link = "Preparing the table's invite link…"
         self.ctl = ctl
+        asyncio.ensure_future(self._host(ctl))
+
+    async def _host(self, ctl: HostController) -> None:
+        """Load (or make) the table's certificate, then open the table to guests."""
+        table = ctl.table
+        certificate = await table_certificate(table.room)
+        if self.ctl is not ctl:      # the host left before the identity was ready
+            return
+        ctl.pin = certificate_pin(certificate)
+        ctl.invite = self.invite_link(table.room, ctl.pin)
+        ctl.link = ""
 
         def opened(conn):
             table.connect(conn)
@@ -91,17 +110,20 @@ class FriendsGlue:
             self.flush()
 
         def message(conn, text):
-            table.receive(conn, text)
-            self.after_input()
+            if table.receive(conn, text):
+                self.after_input()
+            else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
+                self.flush()
 
         def closed(conn):
             table.disconnect(conn)
             self.after_input()
 
-        self.net = HostNet(table.room, opened, message, closed, self.link_status)
+        self.net = HostNet(table.room, opened, message, closed, self.link_status, certificate)
         self.net.start()
+        self.paint()
 
-    def _open_table(self, room: str, offer: str | None = None) -> None:
+    def _open_table(self, room: str, offer: str | None = None, pin: str | None = None) -> None:
         text = js.window.localStorage.getItem(HOST_KEY)
         if text:
             try:
@@ -114,22 +136,47 @@ class FriendsGlue:
                 self.become_host(table)
                 return
         saved = self._load_json(GUEST_KEY) or {}
-        token = saved.get("token") if saved.get("room") == room else None
+        mine = saved.get("room") == room
+        token = saved.get("token") if mine else None
+        pin = clean_pin(pin) or (clean_pin(saved.get("pin")) if mine else None)
         name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
                               clock=now_iso)
+        ctl.pin = pin
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
         if ctl.token:
             ctl.screen = "lobby"
         self.ctl = ctl
+        if pin is None:      # a cut link: without the host's identity, connect to no one
+            ctl.screen, ctl.rejected = "rejected", NO_PIN
+            return
+        if offer and offer in self._used_invites():
+            ctl.screen, ctl.rejected = "rejected", USED_INVITE
+            return
         if offer:
             ctl.link = "Making your answer code…"
             self.net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
-                                    self.link_status, self.got_answer)
+                                    self.link_status, self.got_answer, pin)
+            self._remember_invite(offer)
         else:
-            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status)
+            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status, pin)
         self.net.start()
+
+    def open_link(self, room: str, fragment: dict) -> None:
+        """Open ``?table=ROOM`` with its fragment's pin and invite by code (if any)."""
+        if self.net is not None:     # a new invite link pasted into this tab: start over
+            net, self.net = self.net, None
+            net.close()
+        self._open_table(room, fragment.get("offer") or None, fragment.get("h"))
+
+    def _used_invites(self) -> list:
+        used = self._load_json(USED_KEY) or {}
+        return used.get("offers", []) if isinstance(used.get("offers"), list) else []
+
+    def _remember_invite(self, offer: str) -> None:
+        offers = (self._used_invites() + [offer])[-USED_KEPT:]
+        js.window.localStorage.setItem(USED_KEY, json.dumps({"offers": offers}))
 
     def got_answer(self, code: str) -> None:
         self.ctl.answer_code = code
@@ -139,10 +186,12 @@ class FriendsGlue:
     async def make_code_invite(self) -> None:
         """Host: a new invite link with this browser's offer inside (for tables without a relay)."""
         ctl = self.ctl
+        if self.net is None or not ctl.pin:     # the table's identity is still being prepared
+            return
         ctl.code_note = "Making the invite…"
         self.paint()
         code = await self.net.make_invite()
-        ctl.code_link = f"{self.invite_link(ctl.room)}#offer={code}"
+        ctl.code_link = f"{self.invite_link(ctl.room, ctl.pin)}&offer={code}"
         ctl.code_note = "Send this link to one friend, then paste the answer code they send back."
         self.paint()
 
@@ -173,9 +222,7 @@ class FriendsGlue:
         self.paint()
 
     def link_status(self, text: str) -> None:
-        if text == "version":
-            self.ctl.screen, self.ctl.rejected = "rejected", REJECT_REASONS["version"]
-        elif isinstance(self.ctl, HostController):
+        if isinstance(self.ctl, HostController):
             if text == RELAY_DOWN:
                 self.ctl.relay_down, text = True, ""
             elif self.net is not None and self.net.signal.joined:
@@ -230,6 +277,7 @@ class FriendsGlue:
         storage = js.window.localStorage
         if isinstance(self.ctl, HostController):
             storage.removeItem(HOST_KEY)
+            asyncio.ensure_future(forget_certificate(self.ctl.room))
         else:
             storage.removeItem(GUEST_KEY)
         prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None

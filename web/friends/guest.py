@@ -39,6 +39,7 @@ class GuestController:
 
     def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: ""):
         self.room, self.token = room, token
+        self.pin: str | None = None       # the host's identity from the invite link (web.net.identity)
         self.clock = clock                # () -> the time now, ISO 8601, for game records
         self.prefs = clean_prefs({"name": name})
         self.screen = "join"
@@ -103,6 +104,8 @@ class GuestController:
             message = parse(text, "host")
         except ProtocolError as bad:
             self.drops = (self.drops + [str(bad)])[-100:]
+            if bad.code == "version":    # the host (its channel is verified) speaks another version
+                self.screen, self.rejected, self.joining = "rejected", protocol.REJECT_REASONS["version"], False
             return
         getattr(self, f"_on_{message.type}")(message)
 

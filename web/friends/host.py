@@ -29,6 +29,7 @@ from game.engine import OVER
 from game.errors import IllegalActionError, ParseError
 
 from . import protocol
+from .limits import SLOW_DOWN, Flow
 from .protocol import ProtocolError, parse
 from ..session import Session, clean_name
 
@@ -53,15 +54,17 @@ class HostTable:
     """The table the host's browser runs. Connections are any hashable ids."""
 
     def __init__(self, room: str, players: int, target: int, host_name: str, seed_source,
-                 token_source=lambda: secrets.token_urlsafe(18), clock=time.time):
+                 token_source=lambda: secrets.token_urlsafe(18), clock=time.time, ticker=time.monotonic):
         if players not in (2, 3, 4) or target not in (61, 121):
             raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
         self.room, self.players, self.target = room, players, target
         self.seed_source, self.token_source, self.clock = seed_source, token_source, clock
+        self.ticker = ticker             # seconds, for the guests' rate limits
         self.seats = [Seat("host", clean_name(host_name, "Host"))] + [Seat() for _ in range(players - 1)]
         self.session: Session | None = None
         self.chat: list[dict] = []
         self.seat_of: dict = {}          # conn -> seat, or None before its hello
+        self.flows: dict = {}            # conn -> its rate limits (web.friends.limits)
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
         self.on_move = None              # called with (events, starter) after a guest's move
@@ -100,8 +103,10 @@ class HostTable:
 
     def connect(self, conn) -> None:
         self.seat_of[conn] = None
+        self.flows[conn] = Flow()
 
     def disconnect(self, conn) -> None:
+        self.flows.pop(conn, None)
         seat = self.seat_of.pop(conn, None)
         if seat is not None:
             self.system(f"{self.seats[seat].name} left")
@@ -113,16 +118,37 @@ class HostTable:
             if seat is not None:
                 self.send(conn, protocol.reject("closed"))
 
-    def receive(self, conn, text) -> None:
-        """Handle one message from ``conn``; a bad one is dropped with a logged reason."""
+    def receive(self, conn, text) -> bool:
+        """Handle one message from ``conn``; a bad one is dropped with a logged reason, and
+        one over the sender's rate limit is dropped before any work (`web.friends.limits`).
+        True when the message was taken (the host's screen may have changed)."""
         if conn not in self.seat_of:
-            return self.drop(conn, "not connected")
+            self.drop(conn, "not connected")
+            return False
         try:
             message = parse(text, "guest")
         except ProtocolError as bad:
+            if not self.admit(conn, "malformed"):
+                return False
             if bad.code == "version":
                 self.send(conn, protocol.reject("version"))
-            return self.drop(conn, str(bad))
+            self.drop(conn, str(bad))
+            return False
+        if not self.admit(conn, message.type):
+            return False
+        self.take(conn, message)
+        return True
+
+    def admit(self, conn, kind: str) -> bool:
+        """Whether ``conn`` is within its rate limits; the first drop of a burst sends the
+        sender (only) one notice, the rest are dropped silently and never logged one by one."""
+        verdict = self.flows.setdefault(conn, Flow()).admit(kind, self.ticker())
+        if verdict == "notice":
+            self.drop(conn, "over the rate limit: dropping until it slows down")
+            self.send(conn, protocol.chat_lines([self.chat_line("", SLOW_DOWN, True)]))
+        return verdict == "ok"
+
+    def take(self, conn, message) -> None:
         seat = self.seat_of[conn]
         if message.type == "hello":
             if seat is not None:
@@ -238,8 +264,11 @@ class HostTable:
     def system(self, text: str) -> None:
         self.add_chat("", text, True)
 
+    def chat_line(self, name: str, text: str, system: bool) -> dict:
+        return {"at": round(self.clock(), 3), "name": name, "text": text, "system": system}
+
     def add_chat(self, name: str, text: str, system: bool) -> None:
-        line = {"at": round(self.clock(), 3), "name": name, "text": text, "system": system}
+        line = self.chat_line(name, text, system)
         self.chat = (self.chat + [line])[-CHAT_KEPT:]
         self.broadcast(protocol.chat_lines([line]))
 

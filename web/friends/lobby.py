@@ -146,7 +146,8 @@ def code_invite_panel(ctl, expand: bool | None = None) -> str:
     Open by itself (unless ``expand`` says) when the relay cannot be reached: the plain link
     cannot work then."""
     down = getattr(ctl, "relay_down", False)
-    expand = down if expand is None else expand
+    in_use = bool(ctl.code_link or ctl.code_note)
+    expand = (down if expand is None else expand) or in_use
     why = ('<p class="link-status" role="status" data-testid="relay-down">The relay cannot be reached, '
            'so the invite link above cannot connect anyone. Invite friends with a code instead, '
            'one at a time:</p>' if down else "")
@@ -238,6 +239,7 @@ def chat_panel(ctl, presence: bool = True) -> str:
             people += code_invite_panel(ctl, expand=False)
     return f"""
 <section class="chat" id="chat-panel" data-testid="chat" aria-label="Table chat">
+  {link_status(ctl) if presence else ""}
   {people}
   <h3>Table chat</h3>
   <ol class="chat-lines" data-testid="chat-lines" aria-live="polite">{"".join(lines)}</ol>

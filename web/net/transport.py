@@ -6,8 +6,14 @@ Star topology: the host keeps one RTCPeerConnection and data channel per guest. 
 payloads (opaque to the relay) are JSON objects with ``kind``:
 ``want-offer`` (a guest without a channel asks; carries the protocol version),
 ``host-here`` (a host that (re)joined tells everyone), ``offer`` / ``answer`` (complete SDP,
-candidates included, so no trickle), ``version`` (the host speaks another protocol version).
-Once a channel is open the relay is not needed: a game survives a relay restart.
+candidates included, so no trickle). Once a channel is open the relay is not needed: a game
+survives a relay restart.
+
+Anyone with the link can join the relay room, so nothing that arrives through the relay is
+trusted: a table's host uses one persistent certificate (`table_certificate`), whose pin the
+invite link carries, and a guest takes only offers made with it (`web.net.identity`); the
+protocol's version is checked on the channel itself. The host answers want-offers within
+the bounds of `web.net.offers.OfferBook`, so a flood cannot exhaust its peer connections.
 
 Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
 exchange by hand: the offer travels in the invite link and the answer comes back as a code the
@@ -21,11 +27,12 @@ import json
 import secrets
 
 import js
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 
 from game.errors import ParseError
 
-from . import signal_code
+from . import identity, signal_code
+from .offers import OfferBook
 from .signal_code import RELAY_DOWN
 from ..friends.protocol import VERSION
 
@@ -61,6 +68,65 @@ def ice_servers() -> list:
 
 def _js(value):
     return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+IDENTITY_DB, IDENTITY_STORE = "cribbage-identity", "certificates"
+FRESH_FOR_MS = 7 * 24 * 3600 * 1000     # a certificate this close to expiring is replaced
+
+
+async def _idb(request):
+    """Await one IndexedDB request; its result, or an exception when it fails."""
+    done = asyncio.get_event_loop().create_future()
+
+    def succeeded(_event):
+        if not done.done():
+            done.set_result(request.result)
+
+    def failed(_event):
+        if not done.done():
+            done.set_exception(RuntimeError(str(request.error)))
+    request.onsuccess = create_once_callable(succeeded)
+    request.onerror = create_once_callable(failed)
+    if hasattr(request, "onupgradeneeded"):
+        request.onupgradeneeded = create_once_callable(
+            lambda _event: request.result.createObjectStore(IDENTITY_STORE))
+    return await done
+
+
+async def table_certificate(room: str):
+    """The DTLS certificate this browser uses for hosting ``room``: kept in IndexedDB, so a
+    reload presents the same identity; made (ECDSA P-256) the first time. Without IndexedDB
+    (some private windows) it lives as long as the page, and the invite link with it."""
+    async def made():
+        return await js.RTCPeerConnection.generateCertificate(_js({"name": "ECDSA", "namedCurve": "P-256"}))
+    try:
+        db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
+        stored = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(room))
+        if stored is not None and stored.expires > js.Date.now() + FRESH_FOR_MS:
+            return stored
+        certificate = await made()
+        await _idb(db.transaction(IDENTITY_STORE, "readwrite").objectStore(IDENTITY_STORE).put(certificate, room))
+        return certificate
+    except Exception as failed:   # no IndexedDB here: an identity for this page's life
+        js.console.warn(f"the table's identity cannot be kept: {failed}")
+        return await made()
+
+
+async def forget_certificate(room: str) -> None:
+    """Drop ``room``'s certificate (the host closed the table)."""
+    try:
+        db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
+        await _idb(db.transaction(IDENTITY_STORE, "readwrite").objectStore(IDENTITY_STORE).delete(room))
+    except Exception as failed:
+        js.console.warn(f"the table's identity could not be removed: {failed}")
+
+
+def certificate_pin(certificate) -> str:
+    """The link-safe pin of a certificate's SHA-256 fingerprint (`web.net.identity`)."""
+    for found in certificate.getFingerprints():
+        if str(found.algorithm).lower() == identity.ALGORITHM:
+            return identity.pin_from_hex(str(found.value))
+    raise ValueError("the browser gave no SHA-256 fingerprint")
 
 
 class Listeners:
@@ -167,8 +233,11 @@ async def _gathered(pc) -> None:
         await asyncio.sleep(0.02)
 
 
-def _config():
-    return _js({"iceServers": ice_servers()})
+def _config(certificate=None):
+    config = _js({"iceServers": ice_servers()})
+    if certificate is not None:
+        config.certificates = to_js([certificate])
+    return config
 
 
 async def _answer_offer(peer: "Peer", sdp: str, on_open, on_message, on_close) -> str:
@@ -187,8 +256,8 @@ async def _answer_offer(peer: "Peer", sdp: str, on_open, on_message, on_close) -
 class Peer:
     """One RTCPeerConnection with its data channel and the listeners we own."""
 
-    def __init__(self):
-        self.pc = js.RTCPeerConnection.new(_config())
+    def __init__(self, certificate=None):
+        self.pc = js.RTCPeerConnection.new(_config(certificate))
         self.channel = None
         self.listeners = Listeners()
         self.open = False
@@ -235,11 +304,13 @@ class HostNet:
     Calls ``on_open(conn)``, ``on_message(conn, text)``, ``on_close(conn)``; ``conn`` is a
     fresh id per channel."""
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status):
+    def __init__(self, room: str, on_open, on_message, on_close, on_status, certificate=None):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.certificate = certificate      # the table's identity; None: one per connection
         self.peers: dict[str, Peer] = {}    # relay id -> peer
         self.conns: dict[str, Peer] = {}    # conn -> peer
         self.count = 0
+        self.book = OfferBook()
         self.invite: tuple[int, Peer] | None = None    # the code invite waiting for its answer
         self.signal = Signal(room, self._joined, self._from, self._left, on_status)
 
@@ -250,36 +321,57 @@ class HostNet:
         self.signal.send(None, {"kind": "host-here", "v": VERSION})
 
     def _left(self, relay_id) -> None:
-        pass   # a guest's channel outlives its relay connection
+        # A guest's open channel outlives its relay connection; an offer still pending does not.
+        self.book.forget(relay_id)
+        self._drop_pending(relay_id)
 
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
         if kind == "want-offer":
-            if payload.get("v") != VERSION:
-                self.signal.send(sender, {"kind": "version", "v": VERSION})
-                return
-            asyncio.ensure_future(self._offer(sender))
+            # Any version gets an offer: the version is checked on the channel, where a guest
+            # can trust what the host says (nothing from the relay may change its screen).
+            now = asyncio.get_event_loop().time()
+            for member in self.book.expire(now):
+                self._drop_pending(member)
+            verdict = self.book.ask(str(sender), now)
+            if verdict in ("new", "replace"):
+                asyncio.ensure_future(self._offer(sender))
         elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
             asyncio.ensure_future(self._answer(self.peers[sender], payload["sdp"]))
 
-    async def _offer(self, relay_id: str) -> None:
-        old = self.peers.pop(relay_id, None)
-        if old is not None and not old.open:
-            old.close()
-        peer = self._new_peer()
-        self.peers[relay_id] = peer
-        self.signal.send(relay_id, {"kind": "offer", "sdp": await self._local_offer(peer)})
+    def _drop_pending(self, relay_id) -> None:
+        peer = self.peers.get(relay_id)
+        if peer is not None and not peer.open:
+            del self.peers[relay_id]
+            self._drop_peer(peer)
 
-    def _new_peer(self) -> Peer:
+    async def _offer(self, relay_id: str) -> None:
+        self._drop_pending(relay_id)
+        self.peers.pop(relay_id, None)      # an open channel it had stays in conns
+        peer = self._new_peer(relay_id)
+        self.peers[relay_id] = peer
+        sdp = await self._local_offer(peer)
+        if self.peers.get(relay_id) is peer:    # not replaced or given up while gathering
+            self.signal.send(relay_id, {"kind": "offer", "sdp": sdp})
+
+    def _new_peer(self, relay_id=None) -> Peer:
         """A peer with its data channel, known by a fresh conn id."""
         self.count += 1
         conn = f"c{self.count}"
-        peer = Peer()
+        peer = Peer(self.certificate)
         self.conns[conn] = peer
         channel = peer.pc.createDataChannel("table", _js({"ordered": True}))
-        peer.attach(channel, lambda: self.on_open(conn), lambda text: self.on_message(conn, text),
-                    lambda: self._closed(conn))
+
+        def opened():
+            if relay_id is not None:
+                self.book.connected(str(relay_id))
+            self.on_open(conn)
+        peer.attach(channel, opened, lambda text: self.on_message(conn, text), lambda: self._closed(conn))
         return peer
+
+    def live_connections(self) -> int:
+        """Peer connections this host holds now (open channels, pending offers, a code invite)."""
+        return len(self.conns)
 
     async def _local_offer(self, peer: Peer) -> str:
         offer = await peer.pc.createOffer()
@@ -329,6 +421,7 @@ class HostNet:
         for relay_id, known in list(self.peers.items()):
             if known is peer:
                 del self.peers[relay_id]
+                self.book.forget(str(relay_id))
         peer.close()
         self.on_close(conn)
 
@@ -366,10 +459,14 @@ class GuestSide:
 
 
 class GuestNet(GuestSide):
-    """A guest's side: asks the room for an offer until a channel to the host is open."""
+    """A guest's side: asks the room for an offer until a channel to the host is open. With a
+    ``pin`` (a table's invite link) only offers made with the host's certificate are taken;
+    without one (linking a device, where the code is the secret) any member's offer is."""
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status):
+    def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.pin = pin
+        self.refusals = 0                   # offers refused for a wrong identity
         self.peer: Peer | None = None
         self.host_id = None
         self.closed = False
@@ -416,9 +513,11 @@ class GuestNet(GuestSide):
         if kind == "host-here" and not self.connected:
             self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
         elif kind == "offer" and not self.connected and isinstance(payload.get("sdp"), str):
+            if self.pin is not None and not identity.offer_matches(payload["sdp"], self.pin):
+                self.refusals += 1
+                self.on_status(identity.WRONG_HOST)
+                return
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
-        elif kind == "version":
-            self.on_status("version")
 
     async def _answer(self, sender, sdp: str) -> None:
         if self.peer is not None:
@@ -452,8 +551,9 @@ class CodeGuestNet(GuestSide):
     code to ``on_answer(code)`` for the friend to send to the host. Without a relay there is no
     reconnecting: a lost channel needs a new invite link."""
 
-    def __init__(self, offer_code: str, on_open, on_message, on_close, on_status, on_answer):
-        self.offer_code = offer_code
+    def __init__(self, offer_code: str, on_open, on_message, on_close, on_status, on_answer,
+                 pin: str | None = None):
+        self.offer_code, self.pin = offer_code, pin
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.on_answer = on_answer
         self.peer: Peer | None = None
@@ -466,6 +566,8 @@ class CodeGuestNet(GuestSide):
             kind, number, sdp = signal_code.unpack(self.offer_code)
             if kind != "offer":
                 raise ParseError("this link holds an answer code, not an invite: ask for the invite link")
+            if self.pin is None or not identity.offer_matches(sdp, self.pin):
+                raise ParseError("its connection offer is not from this table's host")
         except ParseError as bad:
             self.on_status(f"This invite link is damaged ({bad}). Ask the host for a new one.")
             return

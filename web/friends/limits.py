@@ -1,0 +1,61 @@
+"""How fast a guest may send, so that one guest cannot freeze the host's page or spam the table.
+
+Each guest connection gets a `Flow`: a token bucket for all its messages and a smaller one
+for chat lines. A message over either limit is dropped before the host does any work for it
+(no parsing, no echo, no repaint); the first drop of a burst earns the sender one private
+notice, so a player who pastes too fast learns why, and a flood costs the host almost
+nothing. Pure Python: the clock is passed in.
+
+>>> flow = Flow()
+>>> [flow.admit("chat", now=0.0) for _ in range(7)]
+['ok', 'ok', 'ok', 'ok', 'ok', 'notice', 'drop']
+>>> flow.admit("chat", now=10.0), flow.admit("action", now=10.0)
+('ok', 'ok')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SLOW_DOWN = "You are sending too fast: some of your messages were dropped. Wait a moment."
+
+
+@dataclass
+class Bucket:
+    """``burst`` messages at once, then ``rate`` a second."""
+
+    burst: float
+    rate: float
+    tokens: float = -1.0
+    at: float | None = None
+
+    def take(self, now: float) -> bool:
+        if self.at is None:
+            self.tokens, self.at = self.burst, now
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Flow:
+    """One connection's limits. `admit` says ``"ok"``, ``"notice"`` (drop it and tell the
+    sender once) or ``"drop"`` (drop it silently: the sender was told already)."""
+
+    def __init__(self, burst: float = 30, rate: float = 8, chat_burst: float = 5, chat_rate: float = 0.5):
+        self.all = Bucket(burst, rate)
+        self.chat = Bucket(chat_burst, chat_rate)
+        self.told = False
+
+    def admit(self, kind: str, now: float) -> str:
+        # Both buckets are charged together so a chat flood also counts against the whole.
+        ok = self.all.take(now) and (kind != "chat" or self.chat.take(now))
+        if ok:
+            self.told = False
+            return "ok"
+        if self.told:
+            return "drop"
+        self.told = True
+        return "notice"
