@@ -3,6 +3,7 @@ static host). The host's lobby says the relay cannot be reached and offers invit
 the invite link carries the host's offer, the friend's page shows an answer code, the host
 pastes it, and the two play a whole game over WebRTC with no server in between."""
 
+import json
 import re
 
 import pytest
@@ -92,6 +93,12 @@ def test_two_friends_play_without_a_relay(people, static_site):
     host.set_viewport_size({"width": 1280, "height": 800})
     host.get_by_test_id("start-table").click()
     expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    # A re-invite made during the game stays open through the repaints of every move.
+    host.locator('[data-testid="code-invite"] summary').click()
+    host.get_by_test_id("make-code-invite").click()
+    expect(host.get_by_test_id("code-invite-link")).to_be_visible(timeout=10_000)
+    play([host, guest], moves=3)
+    expect(host.get_by_test_id("code-invite-link")).to_be_visible()
     play([host, guest])
     check_scores(host, [guest])
     assert host_session(host).state.phase == "over"
@@ -104,3 +111,24 @@ def test_a_guest_on_a_plain_link_without_relay_is_told_what_to_do(people, static
     guest.goto(link)
     wait_ready(guest)
     expect(guest.get_by_test_id("link-status")).to_contain_text("invite by code", timeout=10_000)
+
+
+def test_a_used_code_link_says_so_and_a_new_one_pasted_in_the_tab_is_followed(people, static_site):
+    host, guest = people(), people()
+    host_table(host, static_site, 2)
+    first = code_invite(host)
+    used = answer(guest, first, "Gus")
+    guest.goto(with_query(first, "speed=instant"))          # the same link again, in the same browser
+    expect(guest.get_by_test_id("reject-reason")).to_contain_text("used this invite link already")
+    host.get_by_test_id("make-code-invite").click()
+    expect(host.get_by_test_id("code-invite-link")).not_to_have_value(first, timeout=10_000)
+    second = host.get_by_test_id("code-invite-link").input_value()
+    guest.evaluate(f"location.hash = {json.dumps('#' + second.partition('#')[2])}")   # only the fragment changes
+    guest.get_by_test_id("name").fill("Gus")
+    guest.get_by_test_id("sit-down").click()
+    code = guest.get_by_test_id("answer-code")
+    expect(code).to_be_visible(timeout=10_000)
+    assert code.input_value() != used
+    host.get_by_test_id("answer-input").fill(code.input_value())
+    host.get_by_test_id("answer-connect").click()
+    expect(host.get_by_test_id("seat-1")).to_contain_text("Gus", timeout=15_000)
