@@ -298,28 +298,32 @@ def test_replayed_out_of_turn_and_forged_actions_change_nothing():
     table = wire.table
     view = table.session.view(1)
     good = view.legal[0]
-    table.receive("a", protocol.action(view.state_id, good))
+    table.receive("a", protocol.action(view.state_id, good, 1))
     after = table.session.state
     assert after.state_id == view.state_id + 1
-    table.receive("a", protocol.action(view.state_id, good))          # replayed
+    table.receive("a", protocol.action(view.state_id, good, 1))       # replayed: the same number
+    assert table.session.state == after and "message 1 again" in table.drops[-1]
+    table.receive("a", protocol.action(view.state_id, good, 2))       # a new number, an old state
     assert table.session.state == after and "not the current state" in table.drops[-1]
-    table.receive("a", protocol.action(after.state_id, good))          # again, with a fresh id
+    table.receive("a", protocol.action(after.state_id, good, 3))      # again, with a fresh id
     assert table.session.state == after and "already" in table.drops[-1]
     host_cards = table.session.view(0).hand
     forged = Action.discard(0, host_cards[:2])                          # acting for the host's seat
-    table.receive("a", protocol.action(after.state_id, forged))
+    table.receive("a", protocol.action(after.state_id, forged, 4))
     assert table.session.state == after and "your own seat" in table.drops[-1]
-    table.receive("a", protocol.action(after.state_id, Action.play(1, Card.parse("5H"))))
+    table.receive("a", protocol.action(after.state_id, Action.play(1, Card.parse("5H")), 5))
     assert table.session.state == after
-    table.receive("zz", protocol.chat("hi"))                           # an unknown connection
+    table.receive("zz", protocol.chat("hi", 6))                         # an unknown connection
     assert table.session.state == after and "not connected" in table.drops[-1]
+    replies = [json.loads(text) for conn, text in table.take_outbox() if conn == "a"]
+    assert [r["n"] for r in replies if r["type"] == "ack"] == [1, 1, 2, 3, 4, 5]   # each acknowledged
 
 
 def test_messages_before_hello_and_wrong_versions():
     wire = Wire(2)
     table = wire.table
     table.connect("x")
-    table.receive("x", protocol.chat("sneaky"))
+    table.receive("x", protocol.chat("sneaky", 1))
     assert "before hello" in table.drops[-1] and not table.chat
     table.receive("x", json.dumps({"v": 99, "type": "hello", "name": "Old", "token": None}))
     reply = table.take_outbox()
@@ -342,7 +346,7 @@ def test_chat_is_text_and_reaches_everyone():
 def test_the_host_saves_and_resumes_the_table():
     wire, gus = started(2)
     view = wire.table.session.view(1)
-    wire.table.receive("a", protocol.action(view.state_id, view.legal[0]))
+    wire.table.receive("a", protocol.action(view.state_id, view.legal[0], 1))
     text = wire.table.to_json()
     again = HostTable.from_json(text, seed_source=lambda: 1)
     assert again.session.state == wire.table.session.state
@@ -423,7 +427,7 @@ def test_a_chat_flood_is_dropped_before_any_work_and_never_echoed():
     wire.host.command("start-table")
     wire.pump()
     wire.table.ticker = lambda: 100.0           # the flood arrives within one instant
-    taken = [wire.table.receive("c1", protocol.chat(f"spam {n}")) for n in range(1000)]
+    taken = [wire.table.receive("c1", protocol.chat(f"spam {n}", n + 1)) for n in range(1000)]
     assert taken.count(True) == 5
     out = wire.table.take_outbox()
     to_ivy = [text for conn, text in out if conn == "c2"]
@@ -449,15 +453,15 @@ def test_malformed_and_oversized_messages_count_against_the_limit():
     junk = ["x" * 5000, "{", '{"v":1,"type":"nonsense"}'] * 20
     results = [wire.table.receive("c1", text) for text in junk]
     assert not any(results)
-    assert not wire.table.receive("c1", protocol.chat("a real line"))   # still over the limit
-    wire.table.ticker = lambda: 60.0                                    # ten seconds later
-    assert wire.table.receive("c1", protocol.chat("a real line"))
+    assert not wire.table.receive("c1", protocol.chat("a real line", 1))   # still over the limit
+    wire.table.ticker = lambda: 60.0                                       # ten seconds later
+    assert wire.table.receive("c1", protocol.chat("a real line", 1))
 
 
 def test_a_host_on_another_version_is_heard_on_the_verified_channel_only():
     """Issue 11 (2): the version verdict comes over the host's own channel, as a reject the
     guest cannot parse with its own version; nothing else turns a guest away."""
     guest = GuestController("room-0123456789", name="Gus")
-    newer = protocol.reject("version").replace('"v":1', '"v":2')
+    newer = protocol.reject("version").replace('"v":2', '"v":3')
     guest.receive(newer)
     assert guest.screen == "rejected" and "another version" in guest.rejected

@@ -401,7 +401,8 @@ class App(FriendsGlue):
         if isinstance(self.ctl, GuestController):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
-                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin}))
+                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin,
+                                                       "last": self.ctl.outgoing.last}))
             return
         if isinstance(self.ctl, HostController):
             storage.setItem(HOST_KEY, self.ctl.table.to_json())

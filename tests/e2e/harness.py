@@ -122,3 +122,51 @@ def with_query(link: str, extra: str) -> str:
     """
     base, hash_, fragment = link.partition("#")
     return f"{base}{'&' if '?' in base else '?'}{extra}{hash_}{fragment}"
+
+
+# Init script: keeps every RTCPeerConnection (window.__pcs) and data channel (window.__channels),
+# and can break a guest's channel at the moment it sends a message: set window.__drop to
+# {type: "action" or "chat", mode: "lose" (never sent) or "deliver" (sent, then the channel
+# closes before any answer can come back)}.
+RTC_SPY = """
+(() => {
+  const Native = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.__channels = [];
+  window.__drop = null;
+  window.__dropped = 0;
+  class Spied extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__pcs.push(this);
+      this.addEventListener("datachannel", (event) => window.__channels.push(event.channel));
+    }
+    createDataChannel(...args) {
+      const channel = super.createDataChannel(...args);
+      window.__channels.push(channel);
+      return channel;
+    }
+  }
+  window.RTCPeerConnection = Spied;
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    const drop = window.__drop;
+    if (drop && typeof data === "string" && data.includes(`"type":"${drop.type}"`)) {
+      window.__drop = null;
+      window.__dropped += 1;
+      if (drop.mode === "deliver") send.call(this, data);
+      this.close();
+      return;
+    }
+    return send.call(this, data);
+  };
+})();
+"""
+LIVE_PCS = "() => window.__pcs.filter((pc) => pc.signalingState !== 'closed').length"
+
+
+def spied(people):
+    """A page from the ``people`` factory with `RTC_SPY` in it."""
+    page = people()
+    page.context.add_init_script(RTC_SPY)
+    return page

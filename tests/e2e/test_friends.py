@@ -335,8 +335,8 @@ def test_a_guest_on_another_protocol_version_is_told_to_reload(people, site):
     host, guest = people(), people()
     link = host_table(host, site, 2)
     source = (ROOT / "web" / "friends" / "protocol.py").read_text()
-    assert "\nVERSION = 1\n" in source
-    newer = source.replace("\nVERSION = 1\n", "\nVERSION = 2\n")
+    current = int(re.search(r"\nVERSION = (\d+)\n", source)[1])
+    newer = source.replace(f"\nVERSION = {current}\n", f"\nVERSION = {current + 1}\n")
     guest.route("**/web/friends/protocol.py", lambda route: route.fulfill(body=newer, content_type="text/x-python"))
     guest.goto(with_query(link, "speed=instant"))
     wait_ready(guest)

@@ -8,15 +8,15 @@
 - A flood of want-offers through the relay cannot make the host open connection after
   connection: the host keeps a bounded number and the game goes on.
 
-Pages are spied on by an init script that keeps every RTCPeerConnection and data channel, so
-a test can count live connections and send raw messages on a guest's channel.
+Pages are spied on (`harness.RTC_SPY`), so a test can count live connections and send raw
+messages on a guest's channel.
 """
 
 import json
 import time
 
 import pytest
-from harness import screenshot, with_query
+from harness import LIVE_PCS, screenshot, spied, with_query
 from playwright.sync_api import expect
 from test_friends import check_scores, host_session, host_table, join, people, play, two_at_the_table  # noqa: F401
 from websockets.sync.client import connect
@@ -24,35 +24,6 @@ from websockets.sync.client import connect
 from web.friends.host import HostTable
 
 pytestmark = pytest.mark.e2e
-
-RTC_SPY = """
-(() => {
-  const Native = window.RTCPeerConnection;
-  window.__pcs = [];
-  window.__channels = [];
-  class Spied extends Native {
-    constructor(...args) {
-      super(...args);
-      window.__pcs.push(this);
-      this.addEventListener("datachannel", (event) => window.__channels.push(event.channel));
-    }
-    createDataChannel(...args) {
-      const channel = super.createDataChannel(...args);
-      window.__channels.push(channel);
-      return channel;
-    }
-  }
-  window.RTCPeerConnection = Spied;
-})();
-"""
-LIVE_PCS = "() => window.__pcs.filter((pc) => pc.signalingState !== 'closed').length"
-
-
-def spied(people):
-    page = people()
-    page.context.add_init_script(RTC_SPY)
-    return page
-
 
 def relay_url(site: str) -> str:
     return site.replace("http://", "ws://").rstrip("/") + "/relay"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 
 import js
 
@@ -37,6 +38,7 @@ HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all 
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same seat after a reload
 USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
 USED_KEPT = 50
+RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
 USED_INVITE = ("You have used this invite link already: each one connects one friend, once. "
                "Ask the host for a new invite link.")
 NO_RELAY_GUEST = ("The table's relay cannot be reached, so this link cannot connect. Ask the host "
@@ -140,8 +142,9 @@ class FriendsGlue:
         token = saved.get("token") if mine else None
         pin = clean_pin(pin) or (clean_pin(saved.get("pin")) if mine else None)
         name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
+        last = saved.get("last") if mine and isinstance(saved.get("last"), int) else 0
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
-                              clock=now_iso)
+                              clock=now_iso, ticker=time.monotonic, last=max(0, last))
         ctl.pin = pin
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
@@ -162,6 +165,15 @@ class FriendsGlue:
         else:
             self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status, pin)
         self.net.start()
+        asyncio.ensure_future(self._resend_loop(ctl))
+
+    async def _resend_loop(self, ctl: GuestController) -> None:
+        """While this guest's table is open: send again what the host has not acknowledged."""
+        while self.ctl is ctl:
+            await asyncio.sleep(RESEND_EVERY)
+            if self.net is not None and self.net.connected and ctl.outgoing.pending_count:
+                ctl.resend_due()
+                self.flush()
 
     def open_link(self, room: str, fragment: dict) -> None:
         """Open ``?table=ROOM`` with its fragment's pin and invite by code (if any)."""

@@ -9,9 +9,13 @@ It never decides anything about the game: a move becomes an ``action`` message i
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789")
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":1,"type":"hello","name":"Bob","token":null}']
+['{"v":2,"type":"hello","name":"Bob","token":null}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
+>>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
+(['{"v":2,"type":"chat","text":"hi","n":1}'], 1)
+>>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
+0
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from game.errors import ParseError
 from game.events import side_name
 
 from . import protocol
+from .delivery import Outgoing
 from .protocol import ProtocolError, parse
 from ..controller import clean_prefs, key_command, toggle_selection
 from ..records import make_record
@@ -37,10 +42,14 @@ class GuestController:
     multiplayer = True
     hosting = False
 
-    def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: ""):
+    def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: "",
+                 ticker=lambda: 0.0, last: int = 0):
         self.room, self.token = room, token
         self.pin: str | None = None       # the host's identity from the invite link (web.net.identity)
         self.clock = clock                # () -> the time now, ISO 8601, for game records
+        self.ticker = ticker              # () -> seconds, for sending unacknowledged messages again
+        self.outgoing = Outgoing(last)    # moves and chat lines until the host acknowledges them
+        self.welcomed = False             # the host welcomed this connection: numbered messages may go
         self.prefs = clean_prefs({"name": name})
         self.screen = "join"
         self.link = ""                    # the connection's state, in words ("" when all is well)
@@ -58,7 +67,6 @@ class GuestController:
         self.last_pegs: dict[int, str] = {}
         self.announcement = ""
         self.error = ""
-        self.pending = False              # an action is on its way to the host
         self.finished = None              # the GameRecord of the game that just ended
         self.answer_code = ""             # invited by code: the answer to send back to the host
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
@@ -97,6 +105,16 @@ class GuestController:
         out, self.outbox = self.outbox, []
         return out
 
+    @property
+    def pending(self) -> bool:
+        """A move is on its way to the host (sent, not acknowledged): no other until it is."""
+        return self.outgoing.action_pending
+
+    def resend_due(self) -> None:
+        """Queue again what the host has not acknowledged for a while (it drops repeats)."""
+        if self.welcomed:
+            self.outbox.extend(self.outgoing.due(self.ticker()))
+
     # -- messages from the host --
 
     def receive(self, text) -> None:
@@ -111,6 +129,8 @@ class GuestController:
 
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
+        self.welcomed = True
+        self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
         self.link = ""
         if self.screen in ("join", "rejected"):
@@ -121,7 +141,10 @@ class GuestController:
         self.joining = False
 
     def _on_error(self, message) -> None:
-        self.error, self.pending = message["text"], False
+        self.error = message["text"]
+
+    def _on_ack(self, message) -> None:
+        self.outgoing.acked(message["n"])
 
     def _on_table(self, message) -> None:
         self.table = message.fields
@@ -140,7 +163,7 @@ class GuestController:
         if view.seat != self.seat or self.table is None:
             self.drops.append("a view for another seat")
             return
-        self.current, self.pending = view, False
+        self.current = view
         names = self.names()
         if message["log"] is not None:
             self.log_lines = list(message["log"])
@@ -210,13 +233,15 @@ class GuestController:
         host never answered the first hello (it may have been lost with a replaced channel).
         Nothing before the player's first "Sit down"."""
         if self.token or self.seat is not None or self.joining:
-            self.outbox.append(protocol.hello(self.prefs["name"] or "Guest", self.token))
+            # Numbered messages wait for the welcome, which says which of them to send again.
+            self.welcomed = False
+            self.outbox = [protocol.hello(self.prefs["name"] or "Guest", self.token)]
 
     def _do_chat(self, form) -> None:
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
         text = "".join(ch for ch in text if ch.isprintable()).strip()[: protocol.MAX_CHAT]
         if text:
-            self.outbox.append(protocol.chat(text))
+            self._number(lambda n: protocol.chat(text, n), "chat")
 
     def _mine(self):
         view = self.current
@@ -247,8 +272,15 @@ class GuestController:
         self._send(Action.play(view.seat, card))
 
     def _send(self, action: Action) -> None:
-        self.outbox.append(protocol.action(self.current.state_id, action))
-        self.pending = True
+        state_id = self.current.state_id
+        self._number(lambda n: protocol.action(state_id, action, n), "action")
+
+    def _number(self, build, kind: str) -> None:
+        """Number a move or chat line and send it, or keep it for the welcome of the next
+        connection (sent before it, the host would drop it, or take a later one first)."""
+        text = self.outgoing.add(build, kind, self.ticker())
+        if self.welcomed:
+            self.outbox.append(text)
 
     def _do_key(self, key: str) -> None:
         view = self.current if self.screen == "table" else None

@@ -11,6 +11,7 @@ own history (a rematch deals from a fresh seed).
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
 ...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
 >>> table.connect("peer-1"); table.receive("peer-1", protocol.hello("Bob", None))
+True
 >>> [parse(text, "host").type for conn, text in table.take_outbox()]
 ['welcome', 'chat', 'chat', 'table']
 >>> table.start(); table.session.names
@@ -25,7 +26,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from game.bots import BOT_LEVELS
-from game.engine import OVER
+from game.engine import OVER, legal_actions
 from game.errors import IllegalActionError, ParseError
 
 from . import protocol
@@ -34,6 +35,7 @@ from .protocol import ProtocolError, parse
 from ..session import Session, clean_name
 
 SCHEMA = 1
+MOVED_ON = "The table moved on before your move arrived: choose again."
 CHAT_KEPT = 100
 DROPS_KEPT = 200
 
@@ -48,6 +50,7 @@ class Seat:
     level: str | None = None       # a bot seat's level
     token: str | None = None       # a person's seat token
     stand_in: str | None = None    # the bot level playing a person's seat for now
+    last_n: int = 0                # the last message number taken from this person (web.friends.delivery)
 
 
 class HostTable:
@@ -65,6 +68,7 @@ class HostTable:
         self.chat: list[dict] = []
         self.seat_of: dict = {}          # conn -> seat, or None before its hello
         self.flows: dict = {}            # conn -> its rate limits (web.friends.limits)
+        self.in_step: set = set()        # conns whose numbered messages now come one by one
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
         self.on_move = None              # called with (events, starter) after a guest's move
@@ -107,6 +111,7 @@ class HostTable:
 
     def disconnect(self, conn) -> None:
         self.flows.pop(conn, None)
+        self.in_step.discard(conn)
         seat = self.seat_of.pop(conn, None)
         if seat is not None:
             self.system(f"{self.seats[seat].name} left")
@@ -134,10 +139,16 @@ class HostTable:
                 self.send(conn, protocol.reject("version"))
             self.drop(conn, str(bad))
             return False
-        if not self.admit(conn, message.type):
+        if not self.admit(conn, "repeat" if self.repeated(conn, message) else message.type):
             return False
         self.take(conn, message)
         return True
+
+    def repeated(self, conn, message) -> bool:
+        """A numbered message taken already (sent again after a drop): it costs only an ack,
+        so it counts against the sender's overall limit but not its chat limit."""
+        seat = self.seat_of.get(conn)
+        return seat is not None and "n" in message.fields and message["n"] <= self.seats[seat].last_n
 
     def admit(self, conn, kind: str) -> bool:
         """Whether ``conn`` is within its rate limits; the first drop of a burst sends the
@@ -155,10 +166,23 @@ class HostTable:
                 return self.drop(conn, "already seated")
             return self.hello(conn, message["name"], message["token"])
         if seat is None:
-            return self.drop(conn, f"{message.type} before hello")
+            return self.drop(conn, f"{message.type} before hello")   # sent again after the welcome
+        person, n = self.seats[seat], message["n"]
+        if n <= person.last_n:      # sent again after a drop, but taken already: say so again
+            self.drop(conn, f"message {n} again")
+            return self.send(conn, protocol.ack(person.last_n))
+        if n != person.last_n + 1 and conn in self.in_step:
+            # One before it was dropped here (over the rate limit): the guest sends both
+            # again, in order. Only the first after a welcome may skip numbers the guest
+            # no longer holds (it reloaded with them unsent).
+            return self.drop(conn, f"message {n} before {person.last_n + 1}")
+        self.in_step.add(conn)
+        person.last_n = n
         if message.type == "chat":
-            return self.say(seat, message["text"])
-        return self.guest_action(conn, seat, message["state_id"], message["action"])
+            self.say(seat, message["text"])
+        else:
+            self.guest_action(conn, seat, message["state_id"], message["action"])
+        self.send(conn, protocol.ack(n))
 
     def hello(self, conn, name: str, token: str | None) -> None:
         seat = next((n for n, s in enumerate(self.seats) if token and s.kind == "person" and s.token == token), None)
@@ -182,7 +206,7 @@ class HostTable:
             self.seats[seat] = Seat("person", name, token=self.token_source())
             self.seat_of[conn] = seat
             news = f"{name} sat down"
-        self.send(conn, protocol.welcome(seat, self.seats[seat].token))
+        self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
         self.send(conn, protocol.chat_lines(self.chat))
         self.system(news)
         self.send_table()
@@ -193,11 +217,16 @@ class HostTable:
         if self.session is None:
             return self.drop(conn, "the game has not started")
         if self.seats[seat].stand_in is not None:
+            self.send(conn, protocol.error("A bot is playing your seat for now: ask the host for it back."))
             return self.drop(conn, "a bot is playing this seat")
-        if state_id != self.session.state.state_id:
-            self.drop(conn, f"state {state_id} is not the current state {self.session.state.state_id}")
+        state = self.session.state
+        if state_id != state.state_id and action not in legal_actions(state, seat):
+            # Chosen on a view the table has left behind (say, sent during a drop): show the
+            # table as it is now. A move that still applies is taken: it is the same choice.
+            self.drop(conn, f"state {state_id} is not the current state {state.state_id}")
+            self.send(conn, protocol.error(MOVED_ON))
             return self.send_view(seat, (), full=False)
-        starter = self.session.state.starter
+        starter = state.starter
         try:
             events = self.session.act(seat, action)
         except (IllegalActionError, ParseError) as refused:
@@ -327,8 +356,10 @@ class HostTable:
                 raise ParseError("the saved table is from another version")
             table = cls(data["room"], data["players"], data["target"], "Host", seed_source,
                         token_source or (lambda: secrets.token_urlsafe(18)), clock)
-            seats = [Seat(**{k: s[k] for k in ("kind", "name", "level", "token", "stand_in")})
-                     for s in data["seats"]]
+            seats = [Seat(**{k: s[k] for k in ("kind", "name", "level", "token", "stand_in")},
+                          last_n=s.get("last_n", 0)) for s in data["seats"]]
+            if not all(isinstance(s.last_n, int) and not isinstance(s.last_n, bool) for s in seats):
+                raise ParseError("the saved table's message numbers are damaged")
             if len(seats) != table.players or seats[0].kind != "host":
                 raise ParseError("the saved table's seats are damaged")
             table.seats = seats

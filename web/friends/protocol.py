@@ -6,19 +6,24 @@ for that sender and every field, and returns a `Message` whose values are alread
 types (`Action`, `View`, `Event`). Anything else raises `ProtocolError` with a reason a
 person can read; the caller drops the message and logs the reason. Pure Python.
 
-    guest -> host   hello {name, token}      action {state_id, action}      chat {text}
-    host -> guest   welcome {seat, token}    reject {reason, text}          error {text}
+    guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
+    host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
                     table {players, target, started, seats}                 chat {lines}
                     view {view, events, log}   (log: the whole history on a full sync, else null)
                     record {config, seed, actions, names}   (only once the game is over)
+                    ack {n}
+
+A guest numbers its moves and chat lines (``n``) and the host acknowledges each number
+(``ack``; ``welcome``'s ``last`` after a reconnect), so nothing is lost or taken twice when a
+connection drops: `web.friends.delivery`.
 
 >>> message = parse(hello("Ann", None), "guest")
 >>> message.type, message["name"], message["token"]
 ('hello', 'Ann', None)
->>> parse('{"v": 2, "type": "hello"}', "guest")
+>>> parse('{"v": 1, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 1, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 2, not 1: reload the page
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from game.actions import Action
 from game.codec import config_from_json, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
 from game.errors import ParseError
 
-VERSION = 1
+VERSION = 2
+MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
 MAX_NAME = 24
@@ -49,11 +55,12 @@ REJECT_REASONS = {
 FIELDS = {
     "guest": {
         "hello": {"name", "token"},
-        "action": {"state_id", "action"},
-        "chat": {"text"},
+        "action": {"state_id", "action", "n"},
+        "chat": {"text", "n"},
     },
     "host": {
-        "welcome": {"seat", "token"},
+        "welcome": {"seat", "token", "last"},
+        "ack": {"n"},
         "reject": {"reason", "text"},
         "error": {"text"},
         "table": {"players", "target", "started", "seats"},
@@ -155,16 +162,26 @@ def _hello(data) -> dict:
     return {"name": _text(data["name"], MAX_NAME, "a name"), "token": _token(data["token"], optional=True)}
 
 
+def _number(data) -> int:
+    return _int(data["n"], 1, MAX_SEQUENCE, "a message number")
+
+
 def _action(data) -> dict:
-    return {"state_id": _int(data["state_id"], 0, 10**7, "a state id"), "action": Action.from_json(data["action"])}
+    return {"state_id": _int(data["state_id"], 0, 10**7, "a state id"), "action": Action.from_json(data["action"]),
+            "n": _number(data)}
 
 
 def _guest_chat(data) -> dict:
-    return {"text": _text(data["text"], MAX_CHAT, "a chat line")}
+    return {"text": _text(data["text"], MAX_CHAT, "a chat line"), "n": _number(data)}
 
 
 def _welcome(data) -> dict:
-    return {"seat": _int(data["seat"], 0, 3, "a seat"), "token": _token(data["token"])}
+    return {"seat": _int(data["seat"], 0, 3, "a seat"), "token": _token(data["token"]),
+            "last": _int(data["last"], 0, MAX_SEQUENCE, "a message number")}
+
+
+def _ack(data) -> dict:
+    return {"n": _number(data)}
 
 
 def _reject(data) -> dict:
@@ -234,7 +251,7 @@ def _record(data) -> dict:
 
 READERS = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
-    ("welcome", "host"): _welcome, ("reject", "host"): _reject, ("error", "host"): _error,
+    ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
     ("record", "host"): _record,
 }
@@ -250,16 +267,20 @@ def hello(name: str, token: str | None) -> str:
     return _dump("hello", name=name, token=token)
 
 
-def action(state_id: int, act: Action) -> str:
-    return _dump("action", state_id=state_id, action=act.to_json())
+def action(state_id: int, act: Action, n: int) -> str:
+    return _dump("action", state_id=state_id, action=act.to_json(), n=n)
 
 
-def chat(text: str) -> str:
-    return _dump("chat", text=text)
+def chat(text: str, n: int) -> str:
+    return _dump("chat", text=text, n=n)
 
 
-def welcome(seat: int, token: str) -> str:
-    return _dump("welcome", seat=seat, token=token)
+def welcome(seat: int, token: str, last: int = 0) -> str:
+    return _dump("welcome", seat=seat, token=token, last=last)
+
+
+def ack(n: int) -> str:
+    return _dump("ack", n=n)
 
 
 def reject(reason: str) -> str:
