@@ -1,0 +1,38 @@
+"""Bad input at every door of the engine is refused with `ParseError` or `IllegalActionError`.
+
+Each regression test below was found by differential testing (issue 11).
+"""
+
+import pytest
+
+from game.actions import Action
+from game.engine import Config, apply, legal_actions, new_game
+from game.errors import IllegalActionError, ParseError
+from game.view import view
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 7, 2**70, True, False, 1.0, "1", None])
+@pytest.mark.parametrize("door", [legal_actions, view])
+def test_a_seat_that_is_not_a_seat_number_is_a_parse_error(door, seat):
+    with pytest.raises(ParseError, match="seat"):
+        door(new_game(Config(), 3), seat)
+
+
+@pytest.mark.parametrize("door", [legal_actions, view])
+def test_a_seat_the_table_does_not_have_is_an_illegal_action(door):
+    with pytest.raises(IllegalActionError, match="no seat 3 at a 2-player table"):
+        door(new_game(Config(), 3), 3)
+
+
+def test_seat_minus_one_gets_no_actions_that_apply_would_give_to_seat_one():
+    state = new_game(Config(), 3)
+    with pytest.raises(ParseError):
+        legal_actions(state, -1)
+    with pytest.raises(ParseError):
+        apply(state, Action._trusted(-1, "discard", legal_actions(state, 1)[0].cards))
+
+
+@pytest.mark.parametrize("dealer", [True, 1.0, -1, 2])
+def test_the_first_dealer_is_a_seat_at_the_table(dealer):
+    with pytest.raises((ParseError, IllegalActionError), match="seat"):
+        new_game(Config(), 3, first_dealer=dealer)
