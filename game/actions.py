@@ -68,9 +68,14 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read ``"0 discard 5H 5D"`` or ``"1 play 7C"``."""
+        """Read ``"0 discard 5H 5D"`` or ``"1 play 7C"``; the seat in ASCII digits.
+
+        >>> Action.parse("٣ play 5H")
+        Traceback (most recent call last):
+        game.errors.ParseError: not an action: '٣ play 5H' (write '0 discard 5H 5D' or '1 play 7C')
+        """
         words = text.split() if isinstance(text, str) else []
-        if len(words) < 3 or not words[0].isdigit():
+        if len(words) < 3 or not (words[0].isascii() and words[0].isdigit() and len(words[0]) < 4):
             raise ParseError(f"not an action: {str(text)[:40]!r} (write '0 discard 5H 5D' or '1 play 7C')")
         seat, kind = int(words[0]), words[1].lower()
         cards = tuple(Card.parse(word) for word in words[2:])

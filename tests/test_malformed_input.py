@@ -36,3 +36,11 @@ def test_seat_minus_one_gets_no_actions_that_apply_would_give_to_seat_one():
 def test_the_first_dealer_is_a_seat_at_the_table(dealer):
     with pytest.raises((ParseError, IllegalActionError), match="seat"):
         new_game(Config(), 3, first_dealer=dealer)
+
+
+@pytest.mark.parametrize("text", ["٣ play 5H", "² play 5H", "３ play 5H",
+                                  pytest.param("9" * 5000 + " play 5H", id="5000 digits"),
+                                  "-1 play 5H", "+1 play 5H", "1_0 play 5H", "7 play 5H"])
+def test_an_action_seat_is_written_in_ascii_digits_only(text):
+    with pytest.raises(ParseError):
+        Action.parse(text)
