@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, format_cards
-from .errors import ParseError
+from .errors import ParseError, shown
 
 DISCARD = "discard"
 PLAY = "play"
@@ -32,9 +32,9 @@ class Action:
 
     def __post_init__(self) -> None:
         if not isinstance(self.seat, int) or isinstance(self.seat, bool) or not 0 <= self.seat <= 3:
-            raise ParseError(f"an action's seat is 0 to 3, not {self.seat!r}")
+            raise ParseError(f"an action's seat is 0 to 3, not {shown(self.seat)}")
         if self.kind not in KINDS:
-            raise ParseError(f"an action is 'discard' or 'play', not {str(self.kind)[:20]!r}")
+            raise ParseError(f"an action is 'discard' or 'play', not {shown(self.kind)}")
         if not isinstance(self.cards, tuple) or not all(isinstance(c, Card) for c in self.cards):
             raise ParseError("an action's cards must be a tuple of Card")
         if self.kind == PLAY and len(self.cards) != 1:

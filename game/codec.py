@@ -19,7 +19,7 @@ from dataclasses import fields
 from .actions import Action
 from .cards import Card, format_cards, parse_cards
 from .engine import Config, PlayStep, State, replay
-from .errors import IllegalActionError, ParseError
+from .errors import IllegalActionError, ParseError, shown
 from .events import EVENT_KINDS, Event, Show
 from .scoring import KINDS, Breakdown, ScoreItem
 from .view import View
@@ -44,8 +44,8 @@ def decode_state(text: str) -> State:
         raise ParseError("a saved game is JSON text of at most 2 MB")
     data = _loads(text)
     _expect(data, {"schema", "config", "seed", "stacked", "actions", "scores", "wins"}, "saved game")
-    if data["schema"] != SCHEMA:
-        raise ParseError(f"this saved game has format {data['schema']!r}; this version reads "
+    if type(data["schema"]) is not int or data["schema"] != SCHEMA:
+        raise ParseError(f"this saved game has format {shown(data['schema'])}; this version reads "
                          f"format {SCHEMA}")
     if not isinstance(data["actions"], list) or not isinstance(data["stacked"], list):
         raise ParseError("a saved game lists its actions and stacked decks")
@@ -55,7 +55,7 @@ def decode_state(text: str) -> State:
                        [parse_cards(deck) for deck in data["stacked"]])
     except IllegalActionError as error:
         raise ParseError(f"this saved game is damaged: {error}") from None
-    if [list(state.scores), list(state.wins)] != [data["scores"], data["wins"]]:
+    if (state.scores, state.wins) != (_ints(data["scores"]), _ints(data["wins"])):
         raise ParseError("this saved game is damaged: its scores do not match its moves")
     return state
 
@@ -170,9 +170,10 @@ def _show(data) -> Show:
 # ---- strict readers: every malformed value becomes a ParseError ----
 
 def _loads(text: str):
+    """JSON, or `ParseError`: also for numbers too long for `int` and nesting too deep."""
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         raise ParseError("this is not valid JSON") from None
 
 

@@ -22,7 +22,7 @@ from itertools import combinations
 
 from .actions import DISCARD, PLAY, Action
 from .cards import DECK, JACK, Card
-from .errors import IllegalActionError, ParseError
+from .errors import IllegalActionError, ParseError, shown
 from .events import Event, Show
 from .scoring import Breakdown, ScoreItem, score_hand, score_play
 
@@ -39,12 +39,12 @@ class Config:
     match_wins: int = 1
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise ParseError(f"a table has 2, 3 or 4 players, not {self.players!r}")
-        if self.target not in (61, 121):
-            raise ParseError(f"a game is played to 121 or 61, not {self.target!r}")
-        if self.match_wins not in range(1, 10):
-            raise ParseError(f"a match is won with 1 to 9 games, not {self.match_wins!r}")
+        if type(self.players) is not int or self.players not in (2, 3, 4):
+            raise ParseError(f"a table has 2, 3 or 4 players, not {shown(self.players)}")
+        if type(self.target) is not int or self.target not in (61, 121):
+            raise ParseError(f"a game is played to 121 or 61, not {shown(self.target)}")
+        if type(self.match_wins) is not int or self.match_wins not in range(1, 10):
+            raise ParseError(f"a match is won with 1 to 9 games, not {shown(self.match_wins)}")
 
     @property
     def sides(self) -> int:
@@ -69,7 +69,7 @@ class Config:
         game.errors.IllegalActionError: there is no seat 3 at a 3-player table
         """
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise ParseError(f"a seat is a whole number from 0 to 3, not {str(seat)[:20]!r}")
+            raise ParseError(f"a seat is a whole number from 0 to 3, not {shown(seat)}")
         if seat >= self.players:
             raise IllegalActionError(f"there is no seat {seat} at a {self.players}-player table")
 
