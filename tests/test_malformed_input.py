@@ -9,7 +9,8 @@ import pytest
 
 from game.actions import Action
 from game.cards import Card
-from game.codec import config_from_json, decode_state, encode_state
+from game.codec import (breakdown_from_json, config_from_json, decode_state, encode_state,
+                        event_from_json, event_to_json, view_from_json, view_to_json)
 from game.engine import Config, apply, legal_actions, new_game
 from game.errors import IllegalActionError, ParseError
 from game.view import view
@@ -81,3 +82,64 @@ def test_a_saved_game_with_odd_numbers_or_nesting_is_a_parse_error(damage):
 def test_a_card_is_one_rank_and_one_suit(rank, suit):
     with pytest.raises(ParseError):
         Card(rank, suit)
+
+
+def view_json(**changes):
+    state = new_game(Config(), 3)
+    state, _ = apply(state, legal_actions(state, 0)[0])
+    state, _ = apply(state, legal_actions(state, 1)[0])
+    state, _ = apply(state, legal_actions(state, state.turn)[0])
+    return dict(json.loads(json.dumps(view_to_json(view(state, 0)))), **changes)
+
+
+@pytest.mark.parametrize("changes", [
+    {"play": [["play", 1]]}, {"play": [["play", 1, "5H", 5, 0]]}, {"play": [["xyz", 1, None, 0]]},
+    {"play": [["reset", 1, None, 0]]}, {"seat": -1}, {"seat": 2}, {"seat": True},
+    {"config": {"players": 2.0, "target": 121, "match_wins": 1}}, {"hand": "5H 5H 5H"},
+    {"scores": [-1, 0]}, {"scores": [0, 0, 0]}, {"scores": [500, 0]}, {"phase": "xyz"},
+    {"count": 40}, {"count": 3}, {"has_discarded": ["yes", True]}, {"starter": ""},
+    {"turn": 5}, {"winner": 0}, {"verdicts": ["win", "maybe"]}, {"hand_no": 2**80},
+    {"state_id": 1.5}, {"said_go": [7]}, {"legal": [{"seat": 1, "type": "play", "cards": ["5H"]}]},
+    {"shows": [{"seat": 0, "crib": 1, "cards": "AH 2H 3H 4H", "breakdown": {"total": 0, "items": []}}]},
+    {"cut": "5H " * 40}, {"previous": [30, 0]},
+], ids=str)
+def test_a_malformed_view_is_a_parse_error(changes):
+    view_from_json(view_json())
+    with pytest.raises(ParseError):
+        view_from_json(view_json(**changes))
+
+
+def event_json(**changes):
+    state = new_game(Config(), 3)
+    return dict(event_to_json(apply(state, legal_actions(state, 0)[0])[1][0]), **changes)
+
+
+@pytest.mark.parametrize("changes", [
+    {"seat": -1}, {"seat": 2.0}, {"cards": "5H 5H"}, {"count": 99}, {"verdicts": ["maybe"]},
+    {"kind": "peg"}, {"kind": ["go"]}, {"scores": [1.0]}, {"side": 0}, {"seat": None},
+], ids=str)
+def test_a_malformed_event_is_a_parse_error(changes):
+    event_from_json(event_json())
+    with pytest.raises(ParseError):
+        event_from_json(event_json(**changes))
+
+
+@pytest.mark.parametrize("data", [
+    {"total": 5, "items": []},
+    {"total": -2, "items": [{"kind": "go", "cards": "", "points": -2}]},
+    {"total": 4, "items": [{"kind": "pair", "cards": "5H 5H", "points": 4}]},
+    {"total": 1, "items": [{"kind": "go", "cards": "", "points": True}]},
+], ids=str)
+def test_a_malformed_score_is_a_parse_error(data):
+    with pytest.raises(ParseError):
+        breakdown_from_json(data)
+
+
+@pytest.mark.parametrize("data", [
+    {"seat": True, "type": "play", "cards": ["5H"]}, {"seat": 2.0, "type": "play", "cards": ["5H"]},
+    {"seat": 0, "type": ["play"], "cards": ["5H"]}, {"seat": 0, "type": "play", "cards": "5H"},
+    {"seat": 0, "type": "discard", "cards": ["5H", "5H"]}, {"seat": 0, "type": "play", "cards": [5]},
+], ids=str)
+def test_a_malformed_action_is_a_parse_error(data):
+    with pytest.raises(ParseError):
+        Action.from_json(data)
