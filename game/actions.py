@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, format_cards
-from .errors import ParseError
+from .errors import ParseError, shown
 
 DISCARD = "discard"
 PLAY = "play"
@@ -32,9 +32,9 @@ class Action:
 
     def __post_init__(self) -> None:
         if not isinstance(self.seat, int) or isinstance(self.seat, bool) or not 0 <= self.seat <= 3:
-            raise ParseError(f"an action's seat is 0 to 3, not {self.seat!r}")
+            raise ParseError(f"an action's seat is 0 to 3, not {shown(self.seat)}")
         if self.kind not in KINDS:
-            raise ParseError(f"an action is 'discard' or 'play', not {str(self.kind)[:20]!r}")
+            raise ParseError(f"an action is 'discard' or 'play', not {shown(self.kind)}")
         if not isinstance(self.cards, tuple) or not all(isinstance(c, Card) for c in self.cards):
             raise ParseError("an action's cards must be a tuple of Card")
         if self.kind == PLAY and len(self.cards) != 1:
@@ -68,9 +68,14 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read ``"0 discard 5H 5D"`` or ``"1 play 7C"``."""
+        """Read ``"0 discard 5H 5D"`` or ``"1 play 7C"``; the seat in ASCII digits.
+
+        >>> Action.parse("٣ play 5H")
+        Traceback (most recent call last):
+        game.errors.ParseError: not an action: '٣ play 5H' (write '0 discard 5H 5D' or '1 play 7C')
+        """
         words = text.split() if isinstance(text, str) else []
-        if len(words) < 3 or not words[0].isdigit():
+        if len(words) < 3 or not (words[0].isascii() and words[0].isdigit() and len(words[0]) < 4):
             raise ParseError(f"not an action: {str(text)[:40]!r} (write '0 discard 5H 5D' or '1 play 7C')")
         seat, kind = int(words[0]), words[1].lower()
         cards = tuple(Card.parse(word) for word in words[2:])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ParseError
+from .errors import ParseError, shown
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -39,8 +39,8 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.rank, int) and 1 <= self.rank <= 13) or self.suit not in SUITS:
-            raise ParseError(f"not a card: rank {self.rank!r}, suit {self.suit!r}")
+        if type(self.rank) is not int or not 1 <= self.rank <= 13 or self.suit not in tuple(SUITS):
+            raise ParseError(f"not a card: rank {shown(self.rank)}, suit {shown(self.suit)}")
 
     @property
     def value(self) -> int:

@@ -18,14 +18,17 @@ from dataclasses import fields
 
 from .actions import Action
 from .cards import Card, format_cards, parse_cards
-from .engine import Config, PlayStep, State, replay
-from .errors import IllegalActionError, ParseError
-from .events import EVENT_KINDS, Event, Show
+from .engine import DISCARDING, OVER, PLAYING, Config, PlayStep, State, replay
+from .errors import IllegalActionError, ParseError, shown
+from .events import EVENT_FIELDS, EVENT_KINDS, VERDICTS, Event, Show
 from .scoring import KINDS, Breakdown, ScoreItem
 from .view import View
 
 SCHEMA = 1
 MAX_SAVE_BYTES = 2_000_000  # a long match is a few tens of kilobytes
+MAX_POINTS = 29             # the most one hand, crib or play can score
+MAX_SCORE = 121 + MAX_POINTS
+MAX_ID = 2**53              # ids and hand numbers: safe in JavaScript too
 
 
 def encode_state(state: State) -> str:
@@ -44,8 +47,8 @@ def decode_state(text: str) -> State:
         raise ParseError("a saved game is JSON text of at most 2 MB")
     data = _loads(text)
     _expect(data, {"schema", "config", "seed", "stacked", "actions", "scores", "wins"}, "saved game")
-    if data["schema"] != SCHEMA:
-        raise ParseError(f"this saved game has format {data['schema']!r}; this version reads "
+    if type(data["schema"]) is not int or data["schema"] != SCHEMA:
+        raise ParseError(f"this saved game has format {shown(data['schema'])}; this version reads "
                          f"format {SCHEMA}")
     if not isinstance(data["actions"], list) or not isinstance(data["stacked"], list):
         raise ParseError("a saved game lists its actions and stacked decks")
@@ -55,7 +58,9 @@ def decode_state(text: str) -> State:
                        [parse_cards(deck) for deck in data["stacked"]])
     except IllegalActionError as error:
         raise ParseError(f"this saved game is damaged: {error}") from None
-    if [list(state.scores), list(state.wins)] != [data["scores"], data["wins"]]:
+    sides = state.config.sides
+    if (state.scores, state.wins) != (_ints(data["scores"], sides, MAX_SCORE, "a score"),
+                                      _ints(data["wins"], sides, MAX_SCORE, "games won")):
         raise ParseError("this saved game is damaged: its scores do not match its moves")
     return state
 
@@ -76,14 +81,22 @@ def breakdown_to_json(breakdown: Breakdown) -> dict:
 
 
 def breakdown_from_json(data) -> Breakdown:
+    """Read `breakdown_to_json` output: known kinds, distinct cards, a total that adds up.
+
+    >>> breakdown_from_json({"total": 3, "items": [{"kind": "go", "cards": "", "points": 1}]})
+    Traceback (most recent call last):
+    game.errors.ParseError: a score's total is the sum of its items
+    """
     _expect(data, {"total", "items"}, "score")
     items = []
     for item in _list(data["items"], 40):
         _expect(item, {"kind", "cards", "points"}, "score item")
-        if item["kind"] not in KINDS:
-            raise ParseError(f"unknown score kind {str(item['kind'])[:20]!r}")
-        items.append(ScoreItem(item["kind"], parse_cards(item["cards"]), _int(item["points"])))
-    return Breakdown(items)
+        items.append(ScoreItem(_one_of(item["kind"], KINDS, "a score kind"),
+                               _cards(item["cards"], 13), _int(item["points"], 1, 12, "points")))
+    breakdown = Breakdown(items)
+    if breakdown.total != _int(data["total"], 0, MAX_POINTS, "a score"):
+        raise ParseError("a score's total is the sum of its items")
+    return breakdown
 
 
 def event_to_json(event: Event) -> dict:
@@ -96,16 +109,30 @@ def event_to_json(event: Event) -> dict:
 
 
 def event_from_json(data) -> Event:
+    """Read `event_to_json` output: a known kind with the fields it uses, each within bounds
+    (any table: seats 0 to 3, sides 0 to 2), and the fields it does not use left empty.
+
+    >>> event_from_json({"kind": "go", "seat": 1, "side": None, "cards": "", "count": 27,
+    ...                  "breakdown": None, "scores": [], "verdicts": ["win"]})
+    Traceback (most recent call last):
+    game.errors.ParseError: a go event has no verdicts
+    """
     _expect(data, {"kind", "seat", "side", "cards", "count", "breakdown", "scores", "verdicts"},
             "event")
-    if data["kind"] not in EVENT_KINDS:
-        raise ParseError(f"unknown event {str(data['kind'])[:20]!r}")
-    return Event(
-        kind=data["kind"], seat=_opt_int(data["seat"]), side=_opt_int(data["side"]),
-        cards=parse_cards(data["cards"]), count=_opt_int(data["count"]),
-        breakdown=breakdown_from_json(data["breakdown"]) if data["breakdown"] is not None else None,
-        scores=tuple(_int(x) for x in _list(data["scores"], 4)),
-        verdicts=tuple(str(x) for x in _list(data["verdicts"], 4)))
+    kind = _one_of(data["kind"], EVENT_KINDS, "an event")
+    event = Event(
+        kind=kind, seat=_opt_int(data["seat"], 3, "a seat"), side=_opt_int(data["side"], 2, "a side"),
+        cards=_cards(data["cards"], 4), count=_opt_int(data["count"], 31, "a count"),
+        breakdown=None if data["breakdown"] is None else breakdown_from_json(data["breakdown"]),
+        scores=tuple(_int(x, 0, MAX_SCORE, "a score") for x in _list(data["scores"], 3)),
+        verdicts=tuple(_one_of(x, VERDICTS, "a verdict") for x in _list(data["verdicts"], 3)))
+    for name in ("seat", "side", "cards", "count", "breakdown", "scores", "verdicts"):
+        if (getattr(event, name) not in (None, ())) != (name in EVENT_FIELDS[kind]):
+            used = "has no" if name not in EVENT_FIELDS[kind] else "needs its"
+            raise ParseError(f"a {kind.replace('_', ' ')} event {used} {name}")
+    if event.side is not None and event.side >= len(event.scores):
+        raise ParseError("an event's side has no score")
+    return event
 
 
 def view_to_json(view: View) -> dict:
@@ -131,48 +158,94 @@ def view_to_json(view: View) -> dict:
 
 
 def view_from_json(data) -> View:
-    """Read `view_to_json` output back, validating every field (a guest trusts no one)."""
+    """Read `view_to_json` output back, validating every field (a guest trusts no one): seats
+    at the table, known phases, scores and counts within bounds, no card shown twice.
+
+    >>> from game.engine import new_game
+    >>> from game.view import view
+    >>> data = view_to_json(view(new_game(Config(), seed=1), 0))
+    >>> view_from_json(dict(data, hand="5H 5H 5H 5H 5H 5H"))
+    Traceback (most recent call last):
+    game.errors.ParseError: a view shows the same card twice
+    """
     _expect(data, {f.name for f in fields(View)}, "view")
-    try:
-        return View(
-            seat=_int(data["seat"]), config=config_from_json(data["config"]),
-            state_id=_int(data["state_id"]), phase=str(data["phase"]),
-            game_no=_int(data["game_no"]), hand_no=_int(data["hand_no"]),
-            dealer=_int(data["dealer"]), cut=parse_cards(data["cut"]),
-            wins=_ints(data["wins"]), scores=_ints(data["scores"]),
-            previous=_ints(data["previous"]), hand=parse_cards(data["hand"]),
-            kept=parse_cards(data["kept"]), discarded=parse_cards(data["discarded"]),
-            has_discarded=tuple(bool(x) for x in _list(data["has_discarded"], 4)),
-            hand_sizes=_ints(data["hand_sizes"]), crib_size=_int(data["crib_size"]),
-            starter=Card.parse(data["starter"]) if data["starter"] else None,
-            pile=parse_cards(data["pile"]), count=_int(data["count"]),
-            turn=_opt_int(data["turn"]), said_go=_ints(data["said_go"]),
-            play=tuple(_play_step(step) for step in _list(data["play"], 64)),
-            shows=tuple(_show(show) for show in _list(data["shows"], 5)),
-            winner=_opt_int(data["winner"]), verdicts=tuple(str(x) for x in _list(data["verdicts"], 4)),
-            legal=tuple(Action.from_json(action) for action in _list(data["legal"], 20)),
-        )
-    except KeyError as missing:
-        raise ParseError(f"a view is missing {missing}") from None
+    config = config_from_json(data["config"])
+    last_seat, last_side = config.players - 1, config.sides - 1
+    seat = _int(data["seat"], 0, last_seat, "a seat")
+    score = config.target + MAX_POINTS
+    shown_view = View(
+        seat=seat, config=config, state_id=_int(data["state_id"], 0, MAX_ID, "a state id"),
+        phase=_one_of(data["phase"], (DISCARDING, PLAYING, OVER), "a phase"),
+        game_no=_int(data["game_no"], 0, config.sides * config.match_wins, "a game number"),
+        hand_no=_int(data["hand_no"], 0, MAX_ID, "a hand number"),
+        dealer=_int(data["dealer"], 0, last_seat, "a dealer"),
+        cut=_cards(data["cut"], config.players),
+        wins=_ints(data["wins"], config.sides, config.match_wins, "games won"),
+        scores=_ints(data["scores"], config.sides, score, "a score"),
+        previous=_ints(data["previous"], config.sides, score, "a score"),
+        hand=_cards(data["hand"], config.dealt), kept=_cards(data["kept"], 4),
+        discarded=_cards(data["discarded"], config.to_crib),
+        has_discarded=tuple(_one_of(x, (False, True), "has discarded")
+                            for x in _list(data["has_discarded"], config.players, exact=True)),
+        hand_sizes=_ints(data["hand_sizes"], config.players, config.dealt, "a hand size"),
+        crib_size=_int(data["crib_size"], 0, 4, "a crib size"),
+        starter=None if data["starter"] is None else Card.parse(data["starter"]),
+        pile=_cards(data["pile"], 13), count=_int(data["count"], 0, 31, "a count"),
+        turn=_opt_int(data["turn"], last_seat, "a turn"),
+        said_go=tuple(_int(x, 0, last_seat, "a seat") for x in _list(data["said_go"], last_seat)),
+        play=tuple(_play_step(step, last_seat) for step in _list(data["play"], 64)),
+        shows=tuple(_show(show, last_seat) for show in _list(data["shows"], 5)),
+        winner=_opt_int(data["winner"], last_side, "a winner"),
+        verdicts=tuple(_one_of(x, VERDICTS, "a verdict") for x in _list(data["verdicts"], 3)),
+        legal=tuple(Action.from_json(action) for action in _list(data["legal"], 20)),
+    )
+    _check_view(shown_view)
+    return shown_view
 
 
-def _play_step(step) -> PlayStep:
-    kind, seat, card, count = _list(step, 4)
-    return PlayStep(str(kind), _opt_int(seat), Card.parse(card) if card else None, _int(count))
+def _check_view(v: View) -> None:
+    """What holds between a view's fields; see `view_from_json`."""
+    played = [step.card for step in v.play if step.card]
+    _distinct(v.hand + v.discarded + tuple(played) + ((v.starter,) if v.starter else ()))
+    _distinct(tuple(card for show in v.shows for card in show.cards))
+    if not set(v.pile) <= set(played) or (v.kept and not set(v.hand) <= set(v.kept)):
+        raise ParseError("a view's pile or hand holds cards it did not play or keep")
+    if v.hand_sizes[v.seat] != len(v.hand) or v.count != sum(card.value for card in v.pile):
+        raise ParseError("a view's hand size or count does not match its cards")
+    if any(back > front for back, front in zip(v.previous, v.scores)):
+        raise ParseError("a back peg is never ahead of the front peg")
+    if len(v.verdicts) not in (0, v.config.sides) or (v.winner is None) != (not v.verdicts):
+        raise ParseError("a view has a verdict for every side once a game is won, else none")
+    if any(action.seat != v.seat for action in v.legal):
+        raise ParseError("a view's legal actions are its own seat's")
 
 
-def _show(data) -> Show:
+def _play_step(step, last_seat: int) -> PlayStep:
+    kind, seat, card, count = _list(step, 4, exact=True)
+    kind = _one_of(kind, ("play", "go", "reset"), "a play step")
+    if (seat is None, card is None) != {"play": (False, False), "go": (False, True),
+                                        "reset": (True, True)}[kind]:
+        raise ParseError(f"a {kind} step has the wrong seat or card")
+    return PlayStep(kind, _opt_int(seat, last_seat, "a seat"),
+                    None if card is None else Card.parse(card), _int(count, 0, 31, "a count"))
+
+
+def _show(data, last_seat: int) -> Show:
     _expect(data, {"seat", "crib", "cards", "breakdown"}, "show")
-    return Show(_int(data["seat"]), bool(data["crib"]), parse_cards(data["cards"]),
-                breakdown_from_json(data["breakdown"]))
+    cards = _cards(data["cards"], 4)
+    if len(cards) != 4:
+        raise ParseError("a hand or crib is shown with its four cards")
+    return Show(_int(data["seat"], 0, last_seat, "a seat"), _one_of(data["crib"], (False, True), "crib"),
+                cards, breakdown_from_json(data["breakdown"]))
 
 
 # ---- strict readers: every malformed value becomes a ParseError ----
 
 def _loads(text: str):
+    """JSON, or `ParseError`: also for numbers too long for `int` and nesting too deep."""
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         raise ParseError("this is not valid JSON") from None
 
 
@@ -183,21 +256,45 @@ def _expect(data, keys, what: str) -> None:
         raise ParseError(f"a {what} has exactly the fields {', '.join(sorted(keys))}")
 
 
-def _list(data, limit: int) -> list:
-    if not isinstance(data, list) or len(data) > limit:
-        raise ParseError(f"expected a list of at most {limit} items")
+def _list(data, limit: int, exact: bool = False) -> list:
+    if not isinstance(data, list) or len(data) > limit or exact and len(data) != limit:
+        raise ParseError(f"expected a list of {'' if exact else 'at most '}{limit} items")
     return data
 
 
-def _int(value) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not -1 <= value < 2**63:
-        raise ParseError(f"expected a whole number, not {str(value)[:20]!r}")
+def _int(value, low: int, high: int, what: str) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise ParseError(f"{what} is a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
-def _opt_int(value):
-    return None if value is None else _int(value)
+def _opt_int(value, high: int, what: str):
+    return None if value is None else _int(value, 0, high, what)
 
 
-def _ints(values) -> tuple[int, ...]:
-    return tuple(_int(x) for x in _list(values, 4))
+def _ints(values, length: int, high: int, what: str) -> tuple[int, ...]:
+    return tuple(_int(x, 0, high, what) for x in _list(values, length, exact=True))
+
+
+def _one_of(value, options: tuple, what: str):
+    """``value`` if it is one of ``options`` (and of the same type: ``True`` is not ``1``)."""
+    for option in options:
+        if type(value) is type(option) and value == option:
+            return option
+    raise ParseError(f"{what} is one of {', '.join(map(str, options))}, not {shown(value)}")
+
+
+def _cards(text, limit: int) -> tuple[Card, ...]:
+    """At most ``limit`` distinct cards, written as `format_cards` does."""
+    if not isinstance(text, str) or len(text) > 4 * limit:
+        raise ParseError(f"expected at most {limit} cards, like '5H 5D JS'")
+    cards = parse_cards(text)
+    if len(cards) > limit:
+        raise ParseError(f"expected at most {limit} cards, like '5H 5D JS'")
+    return _distinct(cards)
+
+
+def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    if len(set(cards)) != len(cards):
+        raise ParseError("a view shows the same card twice")
+    return cards

@@ -22,7 +22,7 @@ from itertools import combinations
 
 from .actions import DISCARD, PLAY, Action
 from .cards import DECK, JACK, Card
-from .errors import IllegalActionError, ParseError
+from .errors import IllegalActionError, ParseError, shown
 from .events import Event, Show
 from .scoring import Breakdown, ScoreItem, score_hand, score_play
 
@@ -39,12 +39,12 @@ class Config:
     match_wins: int = 1
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise ParseError(f"a table has 2, 3 or 4 players, not {self.players!r}")
-        if self.target not in (61, 121):
-            raise ParseError(f"a game is played to 121 or 61, not {self.target!r}")
-        if self.match_wins not in range(1, 10):
-            raise ParseError(f"a match is won with 1 to 9 games, not {self.match_wins!r}")
+        if type(self.players) is not int or self.players not in (2, 3, 4):
+            raise ParseError(f"a table has 2, 3 or 4 players, not {shown(self.players)}")
+        if type(self.target) is not int or self.target not in (61, 121):
+            raise ParseError(f"a game is played to 121 or 61, not {shown(self.target)}")
+        if type(self.match_wins) is not int or self.match_wins not in range(1, 10):
+            raise ParseError(f"a match is won with 1 to 9 games, not {shown(self.match_wins)}")
 
     @property
     def sides(self) -> int:
@@ -59,6 +59,19 @@ class Config:
     def to_crib(self) -> int:
         """Cards each player puts in the crib."""
         return 2 if self.players == 2 else 1
+
+    def check_seat(self, seat) -> None:
+        """Refuse anything but a seat at this table: `ParseError` for what is not a seat
+        number at all (0 to 3; not a bool), `IllegalActionError` for a seat this table lacks.
+
+        >>> Config(players=3).check_seat(3)
+        Traceback (most recent call last):
+        game.errors.IllegalActionError: there is no seat 3 at a 3-player table
+        """
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise ParseError(f"a seat is a whole number from 0 to 3, not {shown(seat)}")
+        if seat >= self.players:
+            raise IllegalActionError(f"there is no seat {seat} at a {self.players}-player table")
 
     def side_of(self, seat: int) -> int:
         """Partners (seats 0+2 and 1+3) share a side in four players."""
@@ -138,15 +151,19 @@ def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = N
     cut = ()
     if first_dealer is None:
         first_dealer, cut = _cut_for_deal(config.players, _rng(seed, "cut", 0))
-    elif first_dealer not in range(config.players):
-        raise ParseError(f"no seat {first_dealer!r} at a {config.players}-player table")
+    else:
+        config.check_seat(first_dealer)
     table = _Table(state)
     table.start_game(first_dealer, cut)
     return table.freeze()
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
-    """Every action ``seat`` may take now, sorted. Empty when it is not that seat's move."""
+    """Every action ``seat`` may take now, sorted. Empty when it is not that seat's move.
+
+    A ``seat`` that is not at the table is refused as `Config.check_seat` says.
+    """
+    state.config.check_seat(seat)
     if state.phase == DISCARDING and state.discards[seat] is None:
         hand = sorted(state.hands[seat])
         return tuple(Action._trusted(seat, DISCARD, combo)
@@ -244,8 +261,7 @@ def _shuffled(state: State, hand_no: int) -> list[Card]:
 
 def _check_legal(state: State, action: Action) -> None:
     config, seat = state.config, action.seat
-    if seat >= config.players:
-        raise IllegalActionError(f"there is no seat {seat} at a {config.players}-player table")
+    config.check_seat(seat)
     if state.phase == OVER:
         raise IllegalActionError("the game is over")
     held = state.hands[seat]

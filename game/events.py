@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from .cards import Card, format_cards
 from .scoring import Breakdown
 
-EVENT_KINDS = ("cut_for_deal", "deal", "discard", "starter", "play", "go", "reset", "peg",
-               "show", "crib", "game_over", "match_over")
+# The fields each kind of event uses, besides ``kind``; the others stay at their defaults.
+EVENT_FIELDS = {
+    "cut_for_deal": ("seat", "cards"), "deal": ("seat", "count"), "discard": ("seat",),
+    "starter": ("seat", "cards"), "play": ("seat", "cards", "count"), "go": ("seat", "count"),
+    "reset": ("seat", "count"), "peg": ("seat", "side", "breakdown", "scores"),
+    "show": ("seat", "cards", "breakdown"), "crib": ("seat", "cards", "breakdown"),
+    "game_over": ("side", "scores", "verdicts"), "match_over": ("side", "scores"),
+}
+EVENT_KINDS = tuple(EVENT_FIELDS)
+VERDICTS = ("win", "skunk", "double skunk", "loss")
 
 
 @dataclass(frozen=True)

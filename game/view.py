@@ -70,9 +70,9 @@ class View:
 
 
 def view(state: State, seat: int) -> View:
-    """What ``seat`` may know of ``state``."""
-    if not isinstance(seat, int) or not 0 <= seat < state.config.players:
-        raise ValueError(f"no seat {seat!r} at a {state.config.players}-player table")
+    """What ``seat`` may know of ``state``; a seat not at the table is refused as
+    `Config.check_seat` says."""
+    state.config.check_seat(seat)
     discarded = state.discards[seat] if state.discards and state.discards[seat] else ()
     crib_size = len(state.crib) + (0 if state.starter else
                                    sum(len(d) for d in state.discards if d is not None))
