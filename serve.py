@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import re
 import secrets
 import signal
@@ -37,6 +38,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 from websockets.frames import CloseCode, Opcode
@@ -69,15 +71,25 @@ HASHED_CHUNK = re.compile(r"[a-z][a-z-]*-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]
 ROOT_FILES = ("index.html", "pyscript.toml", "sw.js", "manifest.webmanifest")
 HEAD_TIMEOUT = 10.0  # seconds a client gets to send its request line and headers
 MAX_HEADERS = 100
+CHUNK_BYTES = 1 << 16  # a file goes out this much at a time, never read whole
 
 
 @dataclass(frozen=True)
 class Reply:
-    """An HTTP response, independent of the transport that sends it."""
+    """An HTTP response, independent of the transport that sends it. A file's reply carries
+    its size and, for a GET, the open file: the first `size` bytes of it are the body, sent a
+    chunk at a time by whoever sends the reply, who also closes it."""
 
     status: HTTPStatus
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
+    file: BinaryIO | None = None
+    size: int | None = None
+
+    @property
+    def length(self) -> int:
+        """The Content-Length."""
+        return len(self.body) if self.size is None else self.size
 
 
 NOT_FOUND = Reply(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain; charset=utf-8"}, b"Not found\n")
@@ -197,7 +209,11 @@ def etag_matches(header: str | None, etag: str) -> bool:
 
 
 def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) -> Reply:
-    """Answer one request for a static file; `headers` has lower-case names."""
+    """Answer one request for a static file; `headers` has lower-case names.
+
+    The file is opened first and described from the open file, so that its ETag, length and
+    body agree even if it is replaced meanwhile; a GET's reply keeps it open (see `Reply`).
+    """
     if method not in ("GET", "HEAD"):
         return Reply(HTTPStatus.METHOD_NOT_ALLOWED, {"Allow": "GET, HEAD"})
     path = site_path(root, target)
@@ -206,21 +222,25 @@ def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) ->
     rel = PurePosixPath(path.relative_to(root.resolve()).as_posix())
     try:
         sent, coding, varies = variant(path, headers.get("accept-encoding"))
-        stat = sent.stat()
-        tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}" + (f"-{coding}" if coding else "")
-        cache = {"Cache-Control": cache_control(rel), "ETag": f'"{tag}"'}
-        if varies:
-            cache["Vary"] = "Accept-Encoding"
-        if rel == PurePosixPath("sw.js"):
-            cache["Service-Worker-Allowed"] = "/"
-        if etag_matches(headers.get("if-none-match"), cache["ETag"]):
-            return Reply(HTTPStatus.NOT_MODIFIED, cache)
-        body = sent.read_bytes()
+        stream = sent.open("rb")
     except OSError:
         return NOT_FOUND
+    stat = os.fstat(stream.fileno())
+    tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}" + (f"-{coding}" if coding else "")
+    cache = {"Cache-Control": cache_control(rel), "ETag": f'"{tag}"'}
+    if varies:
+        cache["Vary"] = "Accept-Encoding"
+    if rel == PurePosixPath("sw.js"):
+        cache["Service-Worker-Allowed"] = "/"
+    if etag_matches(headers.get("if-none-match"), cache["ETag"]):
+        stream.close()
+        return Reply(HTTPStatus.NOT_MODIFIED, cache)
     content_type = MIME_TYPES.get(path.suffix, "application/octet-stream")
     encoding = {"Content-Encoding": coding} if coding else {}
-    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, body)
+    if method == "HEAD":
+        stream.close()
+        stream = None
+    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, file=stream, size=stat.st_size)
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
@@ -285,31 +305,66 @@ def relay_only_reply(method: str, target: str) -> Reply:
                  b"Cribbage signalling relay: connect a WebSocket to /relay\n")
 
 
-async def handle(root: Path | None, relay: "Relay | None", reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+@dataclass(eq=False)
+class Server:
+    """What every connection shares: the site's root (None: no files), the relay (None: no
+    relay) and the limits."""
+
+    root: Path | None
+    relay: "Relay | None"
+    limits: "Limits"
+
+
+async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Serve one request on a connection, log it in one line, then close the connection;
     or hand a relay upgrade to the relay for the connection's lifetime."""
-    answered = await answer(root, reader, relay is not None)
+    answered = await answer(server.root, reader, server.relay is not None)
     if answered is None:
         writer.close()
         return
     method, target, reply = answered
     peer = (writer.get_extra_info("peername") or ("-",))[0]
     if isinstance(reply, bytes):
-        await relay_connection(relay, reply, reader, writer, peer)
+        await relay_connection(server.relay, reply, reader, writer, peer)
         return
-    length = len(reply.body)
+    outcome = ""
+    try:
+        await send_reply(writer, method, reply, server.limits.write_timeout)
+        async with asyncio.timeout(server.limits.write_timeout):
+            writer.close()
+            await writer.wait_closed()
+    except (OSError, TimeoutError) as error:   # ConnectionError is an OSError
+        writer.transport.abort()
+        outcome = " (cut short: " + ("not reading)" if isinstance(error, TimeoutError) else "connection lost)")
+    finally:
+        if reply.file:
+            reply.file.close()
+    print(f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}', file=sys.stderr, flush=True)
+
+
+async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, timeout: float) -> None:
+    """Write a reply: its head, then (but for HEAD) its body, a file a chunk at a time.
+
+    At most a chunk or so waits in memory for a client: each one must be taken within
+    ``timeout`` seconds, or TimeoutError.
+    """
     lines = [f"HTTP/1.1 {reply.status.value} {reply.status.phrase}"]
     lines += [f"{name}: {value}" for name, value in reply.headers.items()]
-    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {length}", "Connection: close", "", ""]
+    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {reply.length}", "Connection: close", "", ""]
     writer.write("\r\n".join(lines).encode("latin-1"))
     if method != "HEAD":
         writer.write(reply.body)
-    with contextlib.suppress(ConnectionError):
+    left = reply.length if reply.file else 0   # a HEAD's reply has no file (`respond`)
+    while left > 0:
+        chunk = await asyncio.to_thread(reply.file.read, min(CHUNK_BYTES, left))
+        if not chunk:   # the file shrank since it was opened: the client sees a short body
+            break
+        left -= len(chunk)
+        writer.write(chunk)
+        async with asyncio.timeout(timeout):
+            await writer.drain()
+    async with asyncio.timeout(timeout):
         await writer.drain()
-        writer.close()
-        await writer.wait_closed()
-    print(f'{peer} "{method} {target}" {reply.status.value} {length}', file=sys.stderr, flush=True)
 
 
 async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
@@ -317,8 +372,9 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
     host does (friends then connect with invites by code)."""
-    relay = Relay(limits or Limits()) if relay_on else None
-    server = await asyncio.start_server(lambda r, w: handle(root, relay, r, w), host, port, limit=16384)
+    limits = limits or Limits()
+    shared = Server(root, Relay(limits) if relay_on else None, limits)
+    server = await asyncio.start_server(lambda r, w: handle(shared, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -353,6 +409,7 @@ LIMIT_HELP = {
     "max_members": "members per room",
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
 SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnected
@@ -360,12 +417,14 @@ SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnect
 
 @dataclass(frozen=True)
 class Limits:
-    """The relay's limits: each refused message gets an error with the reason."""
+    """The server's limits, each a command-line option (`LIMIT_HELP`). A message the relay
+    refuses gets an error with the reason."""
 
     max_payload: int = 16_384
     max_members: int = 8
     max_rate: float = 20.0
     max_rooms_per_address: int = 20
+    write_timeout: float = 30.0
 
 
 @dataclass(eq=False)

@@ -1,0 +1,123 @@
+"""serve.py under a hostile client: slow readers, too many connections, unjoined relay
+sockets, floods of oversized messages. Every test runs the real server in a child process
+on a loopback port, with few sockets and short timeouts.
+"""
+
+import asyncio
+import json
+import os
+import re
+import socket
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+import serve
+from test_relay import run, ws_url
+
+VENDOR = serve.ROOT / "web" / "vendor"
+
+
+def serve_children() -> set[int]:
+    """Pids of this process's serve.py children, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid() and any(part.endswith(b"serve.py") for part in command):
+            found.add(int(entry.name))
+    return found
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MB (VmRSS in /proc/PID/status)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) / 1024
+
+
+def address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return parts.hostname, parts.port
+
+
+def slow_reader(site: tuple[str, int], target: str) -> socket.socket:
+    """A socket that asks for ``target`` and then never reads (a small receive buffer, so the
+    kernel holds little of the reply for it)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(site)
+    sock.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return sock
+
+
+def largest_vendor_file() -> tuple[Path, str]:
+    """(site root, request target) of the largest file under web/vendor. The root is where
+    that file really lives (web/vendor may be a link into another checkout)."""
+    if not VENDOR.is_dir():
+        pytest.skip("web/vendor is not there (scripts/setup makes it)")
+    root = VENDOR.resolve().parents[1]
+    files = [p for p in (root / "web" / "vendor").rglob("*") if p.is_file()]
+    biggest = max(files, key=lambda p: p.stat().st_size)
+    return root, "/" + biggest.relative_to(root).as_posix()
+
+
+def test_slow_readers_do_not_exhaust_memory():
+    root, target = largest_vendor_file()
+    before = serve_children()
+    with serve.spawn(root=root) as url:
+        (pid,) = serve_children() - before
+        site = address(url)
+        readers = [slow_reader(site, "/index.html") for _ in range(2)]   # warm up
+        time.sleep(0.5)
+        baseline = rss_mb(pid)
+        readers += [slow_reader(site, target) for _ in range(40)]
+        peak = baseline
+        for _ in range(20):
+            time.sleep(0.15)
+            peak = max(peak, rss_mb(pid))
+        with socket.create_connection(site, timeout=10) as sock:   # still serving others
+            sock.sendall(b"HEAD /index.html HTTP/1.1\r\n\r\n")
+            assert sock.recv(64).startswith(b"HTTP/1.1 200 ")
+        for sock in readers:
+            sock.close()
+    assert peak - baseline < 50, f"RSS grew {peak - baseline:.0f} MB for 40 slow readers"
+
+
+def test_a_large_file_arrives_whole(tmp_path):
+    body = bytes(range(256)) * 20_000 + b"end"   # many chunks, and a short last one
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "big.wasm").write_bytes(body)
+    with serve.spawn(root=tmp_path) as url, urllib.request.urlopen(url + "web/big.wasm") as response:
+        assert response.headers["Content-Length"] == str(len(body))
+        assert response.read() == body
+
+
+def test_a_reader_that_stalls_is_cut_off(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "big.js").write_bytes(b"x" * (4 << 20))
+    with serve.spawn(root=tmp_path, args=("--write-timeout", "1")) as url:
+        with slow_reader(address(url), "/web/big.js") as sock:
+            time.sleep(3)
+            received = 0
+            while data := recv(sock):
+                received += len(data)
+    assert received < 4 << 20
+
+
+def recv(sock: socket.socket) -> bytes:
+    """Some bytes; b"" at the end, or when the server reset the connection."""
+    try:
+        return sock.recv(1 << 16)
+    except ConnectionResetError:
+        return b""
