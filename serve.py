@@ -93,6 +93,8 @@ class Reply:
 
 
 NOT_FOUND = Reply(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain; charset=utf-8"}, b"Not found\n")
+BUSY = Reply(HTTPStatus.SERVICE_UNAVAILABLE, {"Content-Type": "text/plain; charset=utf-8", "Retry-After": "5"},
+             b"Too many connections from your address\n")
 
 
 def allowed(rel: PurePosixPath) -> bool:
@@ -308,14 +310,34 @@ def relay_only_reply(method: str, target: str) -> Reply:
 @dataclass(eq=False)
 class Server:
     """What every connection shares: the site's root (None: no files), the relay (None: no
-    relay) and the limits."""
+    relay), the limits, and how many connections each address has open."""
 
     root: Path | None
     relay: "Relay | None"
     limits: "Limits"
+    connections: Counter = field(default_factory=Counter)
 
 
 async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Take one connection, unless its address has too many open already: then it gets a 503
+    at once, without a word read from it."""
+    peer = (writer.get_extra_info("peername") or ("-",))[0]
+    if server.connections[peer] >= server.limits.max_connections_per_address:
+        print(f"{peer} refused: {server.connections[peer]} connections open", file=sys.stderr, flush=True)
+        writer.write(reply_head(BUSY) + BUSY.body)
+        writer.close()
+        return
+    server.connections[peer] += 1
+    try:
+        await serve_connection(server, reader, writer, peer)
+    finally:
+        server.connections[peer] -= 1
+        if not server.connections[peer]:
+            del server.connections[peer]
+
+
+async def serve_connection(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                           peer: str) -> None:
     """Serve one request on a connection, log it in one line, then close the connection;
     or hand a relay upgrade to the relay for the connection's lifetime."""
     answered = await answer(server.root, reader, server.relay is not None)
@@ -323,7 +345,6 @@ async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.S
         writer.close()
         return
     method, target, reply = answered
-    peer = (writer.get_extra_info("peername") or ("-",))[0]
     if isinstance(reply, bytes):
         await relay_connection(server.relay, reply, reader, writer, peer)
         return
@@ -342,16 +363,21 @@ async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.S
     print(f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}', file=sys.stderr, flush=True)
 
 
+def reply_head(reply: Reply) -> bytes:
+    """A reply's status line and headers."""
+    lines = [f"HTTP/1.1 {reply.status.value} {reply.status.phrase}"]
+    lines += [f"{name}: {value}" for name, value in reply.headers.items()]
+    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {reply.length}", "Connection: close", "", ""]
+    return "\r\n".join(lines).encode("latin-1")
+
+
 async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, timeout: float) -> None:
     """Write a reply: its head, then (but for HEAD) its body, a file a chunk at a time.
 
     At most a chunk or so waits in memory for a client: each one must be taken within
     ``timeout`` seconds, or TimeoutError.
     """
-    lines = [f"HTTP/1.1 {reply.status.value} {reply.status.phrase}"]
-    lines += [f"{name}: {value}" for name, value in reply.headers.items()]
-    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {reply.length}", "Connection: close", "", ""]
-    writer.write("\r\n".join(lines).encode("latin-1"))
+    writer.write(reply_head(reply))
     if method != "HEAD":
         writer.write(reply.body)
     left = reply.length if reply.file else 0   # a HEAD's reply has no file (`respond`)
@@ -409,6 +435,7 @@ LIMIT_HELP = {
     "max_members": "members per room",
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
     "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
@@ -424,6 +451,7 @@ class Limits:
     max_members: int = 8
     max_rate: float = 20.0
     max_rooms_per_address: int = 20
+    max_connections_per_address: int = 100
     write_timeout: float = 30.0
 
 

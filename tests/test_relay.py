@@ -183,7 +183,8 @@ def test_targeting_unknown_or_self_is_refused():
 
 @pytest.fixture(scope="module")
 def server():
-    args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000")
+    args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000",
+            "--max-connections-per-address", "1000")
     with serve.spawn(args=args) as url:
         yield url
 

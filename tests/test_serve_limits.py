@@ -121,3 +121,25 @@ def recv(sock: socket.socket) -> bytes:
         return sock.recv(1 << 16)
     except ConnectionResetError:
         return b""
+
+
+def test_connections_per_address(tmp_path):
+    (tmp_path / "index.html").write_text("hi")
+    with serve.spawn(root=tmp_path, args=("--max-connections-per-address", "5")) as url:
+        site = address(url)
+        idle = [socket.create_connection(site, timeout=10) for _ in range(5)]
+        time.sleep(0.3)
+        with socket.create_connection(site, timeout=10) as extra:
+            assert extra.recv(64).startswith(b"HTTP/1.1 503 ")
+
+        async def relay_refused():
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws_url(url))
+            assert refused.value.response.status_code == 503
+        run(relay_refused())
+        idle.pop().close()
+        time.sleep(0.3)
+        with urllib.request.urlopen(url) as response:   # a place is free again
+            assert response.read() == b"hi"
+        for sock in idle:
+            sock.close()
