@@ -436,6 +436,7 @@ LIMIT_HELP = {
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_rooms_per_address": "rooms one IP address may be in at once",
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
+    "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
     "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
@@ -452,6 +453,7 @@ class Limits:
     max_rate: float = 20.0
     max_rooms_per_address: int = 20
     max_connections_per_address: int = 100
+    join_timeout: float = 5.0
     write_timeout: float = 30.0
 
 
@@ -639,14 +641,22 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
         writer.close()
         return
     member = relay.connect(address, send)
+    loop = asyncio.get_running_loop()
+    join_by = loop.time() + relay.limits.join_timeout
     parts: list[bytes] = []
     pinged = False
     try:
         while protocol.state is State.OPEN or protocol.state is State.CLOSING:
+            unjoined = member.room is None
+            if unjoined and loop.time() >= join_by:
+                protocol.fail(CloseCode.POLICY_VIOLATION, "join a room first")
+                break
             try:
-                async with asyncio.timeout(PING_EVERY):
+                async with asyncio.timeout(min(PING_EVERY, join_by - loop.time()) if unjoined else PING_EVERY):
                     data = await reader.read(65536)
             except TimeoutError:
+                if unjoined:     # the check above closes it, or waits out the rest
+                    continue
                 if pinged:       # silent through a whole ping: gone
                     break
                 protocol.send_ping(b"relay")

@@ -143,3 +143,20 @@ def test_connections_per_address(tmp_path):
             assert response.read() == b"hi"
         for sock in idle:
             sock.close()
+
+
+def test_relay_sockets_that_do_not_join_are_closed():
+    with serve.spawn(args=("--relay-only", "--join-timeout", "1")) as url:
+        async def main():
+            idle = await connect(ws_url(url))
+            started = time.monotonic()
+            with pytest.raises(ConnectionClosed) as closed:
+                await idle.recv()
+            assert closed.value.rcvd.code == 1008 and 0.8 < time.monotonic() - started < 3
+            member = await connect(ws_url(url))
+            await member.send(json.dumps({"type": "join", "room": "room-joined-1"}))
+            assert json.loads(await member.recv())["type"] == "joined"
+            await asyncio.sleep(1.5)
+            await asyncio.wait_for(await member.ping(), 5)   # a member stays
+            await member.close()
+        run(main())
