@@ -435,6 +435,7 @@ LIMIT_HELP = {
     "max_members": "members per room",
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "max_members_per_address": "members of one room from one IP address",
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
     "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
     "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
@@ -452,6 +453,7 @@ class Limits:
     max_members: int = 8
     max_rate: float = 20.0
     max_rooms_per_address: int = 20
+    max_members_per_address: int = 4
     max_connections_per_address: int = 100
     join_timeout: float = 5.0
     write_timeout: float = 30.0
@@ -538,6 +540,9 @@ class Relay:
         if len(members) >= self.limits.max_members:
             return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")
         mine = self.by_address.get(member.address, Counter())
+        if mine[room] >= self.limits.max_members_per_address:   # friends elsewhere keep their seats
+            return self.refuse(member, "room-full", f"at most {self.limits.max_members_per_address} members "
+                               "of a room may come from one address")
         if room not in mine and len(mine) >= self.limits.max_rooms_per_address:
             return self.refuse(member, "too-many-rooms",
                                f"one address may be in at most {self.limits.max_rooms_per_address} rooms")

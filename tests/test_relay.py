@@ -169,6 +169,22 @@ def test_rooms_per_address():
     assert other_in[-1]["type"] == "joined"
 
 
+def test_members_of_a_room_per_address():
+    relay, member, _ = relay_with(max_members=8)
+    assert Limits().max_members_per_address == 4 < Limits().max_members
+    for _ in range(4):
+        join(relay, member("10.0.0.1")[0])
+    fifth, inbox = member("10.0.0.1")
+    join(relay, fifth)
+    assert inbox[-1]["code"] == "room-full" and "one address" in inbox[-1]["reason"]
+    join(relay, fifth, "room-elsewhere-1")          # other rooms are still open to it
+    assert inbox[-1]["type"] == "joined"
+    friends = [member(f"10.0.1.{n}") for n in range(4)]
+    for friend, _ in friends:
+        join(relay, friend)
+    assert all(got[0]["type"] == "joined" for _, got in friends) and len(relay.rooms[ROOM]) == 8
+
+
 def test_targeting_unknown_or_self_is_refused():
     relay, member, _ = relay_with()
     a, a_in = member()
