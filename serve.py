@@ -434,6 +434,7 @@ LIMIT_HELP = {
     "max_payload": "largest relay message, in characters",
     "max_members": "members per room",
     "max_rate": "messages per second per connection (bursts of twice that)",
+    "max_over_rate": "messages over that rate within a second that disconnect a relay member",
     "max_rooms_per_address": "rooms one IP address may be in at once",
     "max_members_per_address": "members of one room from one IP address",
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
@@ -441,6 +442,7 @@ LIMIT_HELP = {
     "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
+CLOSE_WAIT = 2.0             # seconds a client has to close its side after the relay closed
 SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnected
 
 
@@ -452,6 +454,7 @@ class Limits:
     max_payload: int = 16_384
     max_members: int = 8
     max_rate: float = 20.0
+    max_over_rate: int = 100
     max_rooms_per_address: int = 20
     max_members_per_address: int = 4
     max_connections_per_address: int = 100
@@ -470,6 +473,8 @@ class Member:
     tokens: float = 0.0
     refilled: float = 0.0
     throttled: float = float("-inf")   # when it was last told it is over the rate
+    dropped: int = 0                   # messages over the rate since then
+    closing: str = ""                  # why the relay closes this connection ("": it stays)
 
 
 class Relay:
@@ -498,15 +503,12 @@ class Relay:
         return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now)
 
     def receive(self, member: Member, text: str) -> None:
-        """Handle one message from ``member``; refusals are error replies."""
+        """Handle one message from ``member``; refusals are error replies. Every message counts
+        against the member's rate, too big or malformed ones included."""
+        if not self.spend(member):
+            return self.over_rate(member)
         if len(text) > self.limits.max_payload:
             return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
-        if not self.spend(member):
-            self.stats["dropped-rate"] += 1
-            if self.clock() - member.throttled >= 1.0:   # say so at most once a second
-                member.throttled = self.clock()
-                self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
-            return None
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
@@ -530,6 +532,21 @@ class Relay:
             return False
         member.tokens -= 1
         return True
+
+    def over_rate(self, member: Member) -> None:
+        """Drop a message over the member's rate, and say so at most once a second. More than
+        max_over_rate dropped in the second after saying so is a flood: the member is to be
+        disconnected (`Member.closing`)."""
+        self.stats["dropped-rate"] += 1
+        now = self.clock()
+        if now - member.throttled >= 1.0:
+            member.throttled, member.dropped = now, 0
+            self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
+        member.dropped += 1
+        if member.dropped > self.limits.max_over_rate and not member.closing:
+            member.closing = "flood: too many messages over the rate"
+            self.stats["closed-flood"] += 1
+            print(f"relay: {member.address} disconnected ({member.closing})", file=sys.stderr, flush=True)
 
     def join(self, member: Member, room) -> None:
         if member.room is not None:
@@ -686,6 +703,9 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
                             relay.receive(member, text.decode())
                         except UnicodeDecodeError:
                             protocol.fail(CloseCode.INVALID_DATA, "not UTF-8")
+                        if member.closing:
+                            protocol.fail(CloseCode.POLICY_VIOLATION, member.closing)
+                            break
                 elif event.opcode in (Opcode.BINARY, Opcode.CONT):
                     protocol.fail(CloseCode.UNSUPPORTED_DATA, "bad-frame: text messages only")
             flush()
@@ -697,8 +717,20 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
         relay.disconnect(member)
         with contextlib.suppress(ConnectionError, OSError):
             flush()
+            if protocol.close_expected():
+                await discard_until_eof(reader)
             writer.close()
             await writer.wait_closed()
+
+
+async def discard_until_eof(reader: asyncio.StreamReader) -> None:
+    """After the relay closed a WebSocket, drop what the client still sends until it closes
+    its side (at most CLOSE_WAIT seconds): closing a socket with unread data resets it, and
+    the client would lose the close frame that says why."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(CLOSE_WAIT):
+            while await reader.read(65536):
+                pass
 
 
 @contextlib.contextmanager

@@ -156,6 +156,34 @@ def test_rate_limit_per_connection():
     assert b_in[-1]["data"] == "later"
 
 
+def test_oversized_and_malformed_messages_count_against_the_rate():
+    relay, member, clock = relay_with(max_rate=5, max_payload=100, max_over_rate=50)
+    a, a_in = member()
+    for _ in range(30):
+        relay.receive(a, "not json")
+    for _ in range(30):
+        relay.receive(a, "x" * 200)
+    codes = [m["code"] for m in a_in]
+    assert codes == ["bad-message"] * 10 + ["rate"]   # the burst, then one notice
+    assert not a.closing
+    clock.now += 1.0
+    for _ in range(2000):
+        relay.receive(a, "x" * 200)
+    assert [m["code"] for m in a_in[11:]] == ["too-big"] * 5 + ["rate"]
+    assert a.closing.startswith("flood")              # over the rate 51 times in that second
+    assert relay.stats["closed-flood"] == 1
+
+
+def test_a_member_over_the_rate_now_and_then_stays():
+    relay, member, clock = relay_with(max_rate=5, max_over_rate=10)
+    a, _ = member()
+    for _ in range(20):
+        for _ in range(15):
+            send(relay, a, "x")
+        clock.now += 1.0
+    assert not a.closing
+
+
 def test_rooms_per_address():
     relay, member, _ = relay_with(max_rooms_per_address=2)
     for n in range(2):

@@ -4,6 +4,7 @@ on a loopback port, with few sockets and short timeouts.
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -160,3 +161,27 @@ def test_relay_sockets_that_do_not_join_are_closed():
             await asyncio.wait_for(await member.ping(), 5)   # a member stays
             await member.close()
         run(main())
+
+
+def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
+    log = tmp_path / "serve.log"
+    with log.open("w") as stream, serve.spawn(stderr=stream, args=("--relay-only", "--max-payload", "1000")) as url:
+        async def main():
+            flooder = await connect(ws_url(url))
+            await flooder.send(json.dumps({"type": "join", "room": "room-flood-1"}))
+            assert json.loads(await flooder.recv())["type"] == "joined"
+            with contextlib.suppress(ConnectionClosed):   # closed at some point of the flood
+                for _ in range(2000):
+                    await flooder.send("x" * 2000)
+            replies = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    replies.append(json.loads(await flooder.recv()))
+            return replies, closed.value.rcvd
+        replies, close = run(main())
+    codes = [reply["code"] for reply in replies]
+    assert close.code == 1008 and close.reason.startswith("flood")
+    assert codes.count("too-big") <= 2 * serve.Limits().max_rate and codes.count("rate") == 1
+    lines = log.read_text().splitlines()
+    assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
+    assert len(lines) < 50
