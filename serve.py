@@ -307,14 +307,44 @@ def relay_only_reply(method: str, target: str) -> Reply:
                  b"Cribbage signalling relay: connect a WebSocket to /relay\n")
 
 
+class Log:
+    """Log lines on stderr, at most ``per_minute`` a minute of one kind from one address.
+    How many were left out is said when the next line is logged after that minute.
+    """
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic):
+        self.per_minute = per_minute
+        self.clock = clock
+        self.started = clock()
+        self.counts: Counter = Counter()   # (address, kind) -> lines this minute
+
+    def __call__(self, address: str, kind: str, line: str) -> None:
+        now = self.clock()
+        if now - self.started >= 60:
+            self.roll_over(now)
+        self.counts[address, kind] += 1
+        if self.counts[address, kind] <= self.per_minute:
+            print(line, file=sys.stderr, flush=True)
+
+    def roll_over(self, now: float) -> None:
+        """Start a new minute, after saying how many lines the last one left out."""
+        for (address, kind), count in self.counts.items():
+            if count > self.per_minute:
+                print(f"log: {count - self.per_minute} more lines of kind {kind} from {address} left out",
+                      file=sys.stderr, flush=True)
+        self.counts.clear()
+        self.started = now
+
+
 @dataclass(eq=False)
 class Server:
     """What every connection shares: the site's root (None: no files), the relay (None: no
-    relay), the limits, and how many connections each address has open."""
+    relay), the limits, the log, and how many connections each address has open."""
 
     root: Path | None
     relay: "Relay | None"
     limits: "Limits"
+    log: Log
     connections: Counter = field(default_factory=Counter)
 
 
@@ -323,7 +353,7 @@ async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.S
     at once, without a word read from it."""
     peer = (writer.get_extra_info("peername") or ("-",))[0]
     if server.connections[peer] >= server.limits.max_connections_per_address:
-        print(f"{peer} refused: {server.connections[peer]} connections open", file=sys.stderr, flush=True)
+        server.log(peer, "busy", f"{peer} refused: {server.connections[peer]} connections open")
         writer.write(reply_head(BUSY) + BUSY.body)
         writer.close()
         return
@@ -360,7 +390,7 @@ async def serve_connection(server: Server, reader: asyncio.StreamReader, writer:
     finally:
         if reply.file:
             reply.file.close()
-    print(f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}', file=sys.stderr, flush=True)
+    server.log(peer, str(reply.status.value), f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}')
 
 
 def reply_head(reply: Reply) -> bytes:
@@ -399,7 +429,8 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
     host does (friends then connect with invites by code)."""
     limits = limits or Limits()
-    shared = Server(root, Relay(limits) if relay_on else None, limits)
+    log = Log(limits.max_log_lines)
+    shared = Server(root, Relay(limits, log=log) if relay_on else None, limits, log)
     server = await asyncio.start_server(lambda r, w: handle(shared, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -440,6 +471,7 @@ LIMIT_HELP = {
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
     "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
     "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
+    "max_log_lines": "log lines a minute of one kind (a status, a refusal) from one address; the rest are counted",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
 CLOSE_WAIT = 2.0             # seconds a client has to close its side after the relay closed
@@ -460,6 +492,7 @@ class Limits:
     max_connections_per_address: int = 100
     join_timeout: float = 5.0
     write_timeout: float = 30.0
+    max_log_lines: int = 100
 
 
 @dataclass(eq=False)
@@ -491,9 +524,10 @@ class Relay:
     {}
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, log: Log | None = None):
         self.limits = limits
         self.clock = clock
+        self.log = log or Log(limits.max_log_lines, clock)
         self.rooms: dict[str, dict[str, Member]] = {}
         self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
         self.stats = Counter()
@@ -546,7 +580,7 @@ class Relay:
         if member.dropped > self.limits.max_over_rate and not member.closing:
             member.closing = "flood: too many messages over the rate"
             self.stats["closed-flood"] += 1
-            print(f"relay: {member.address} disconnected ({member.closing})", file=sys.stderr, flush=True)
+            self.log(member.address, "flood", f"relay: {member.address} disconnected ({member.closing})")
 
     def join(self, member: Member, room) -> None:
         if member.room is not None:
@@ -622,7 +656,7 @@ class Relay:
 
     def refuse(self, member: Member, code: str, reason: str) -> None:
         self.stats["refused-" + code] += 1
-        print(f"relay: {member.address} refused ({code}): {reason}", file=sys.stderr, flush=True)
+        self.log(member.address, code, f"relay: {member.address} refused ({code}): {reason}")
         self.reply(member, {"type": "error", "code": code, "reason": reason})
 
 
@@ -658,7 +692,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
     response = protocol.accept(request) if request else protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
     protocol.send_response(response)
     flush()
-    print(f'{address} "GET {RELAY_PATH}" {response.status_code} -', file=sys.stderr, flush=True)
+    relay.log(address, "relay", f'{address} "GET {RELAY_PATH}" {response.status_code} -')
     if response.status_code != 101:
         writer.close()
         return

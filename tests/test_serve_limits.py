@@ -185,3 +185,32 @@ def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
     lines = log.read_text().splitlines()
     assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
     assert len(lines) < 50
+
+
+def test_a_flood_of_requests_is_not_each_logged(tmp_path):
+    log = tmp_path / "serve.log"
+    with log.open("w") as stream, serve.spawn(root=tmp_path, stderr=stream, args=("--max-log-lines", "5")) as url:
+        for _ in range(30):
+            with socket.create_connection(address(url), timeout=10) as sock:
+                sock.sendall(b"GET /missing HTTP/1.1\r\n\r\n")
+                assert sock.recv(64).startswith(b"HTTP/1.1 404 ")
+    assert len(log.read_text().splitlines()) == 5
+
+
+def test_repeated_log_lines_are_throttled(capsys):
+    now = [0.0]
+    log = serve.Log(3, clock=lambda: now[0])
+    for n in range(10):
+        log("10.0.0.1", "404", f"404 number {n}")
+        log("10.0.0.2", "404", f"other address {n}")
+    log("10.0.0.1", "too-big", "another kind")
+    now[0] = 61.0
+    log("10.0.0.1", "404", "next minute")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "404 number 0", "other address 0", "404 number 1", "other address 1", "404 number 2", "other address 2",
+        "another kind",
+        "log: 7 more lines of kind 404 from 10.0.0.1 left out",
+        "log: 7 more lines of kind 404 from 10.0.0.2 left out",
+        "next minute",
+    ]
