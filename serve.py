@@ -24,7 +24,10 @@ library's Sans-I/O protocol runs on the same connection, so site and relay share
 
 import argparse
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -424,13 +427,14 @@ async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, ti
 
 
 async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
-                relay_on: bool = True) -> None:
+                relay_on: bool = True, turn: "Turn | None" = None) -> None:
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
-    host does (friends then connect with invites by code)."""
+    host does (friends then connect with invites by code). ``turn``: the relay hands out
+    credentials for these TURN servers."""
     limits = limits or Limits()
     log = Log(limits.max_log_lines)
-    shared = Server(root, Relay(limits, log=log) if relay_on else None, limits, log)
+    shared = Server(root, Relay(limits, log=log, turn=turn) if relay_on else None, limits, log)
     server = await asyncio.start_server(lambda r, w: handle(shared, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -451,13 +455,18 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
 #
 #   client -> relay   {"type": "join", "room": ROOM}           first and once
 #                     {"type": "send", "to": ID | null, "data": TEXT}   null: every other member
-#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...]}
+#                     {"type": "ice"}                          ask for TURN credentials (`Turn`)
+#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...], "ice": BOOL}
+#                     {"type": "ice", "iceServers": [{"urls": [URL, ...], "username": U,
+#                      "credential": C}], "ttl": SECONDS}      [] and 0 without TURN
 #                     {"type": "peer-joined", "id": ID}   {"type": "peer-left", "id": ID}
 #                     {"type": "from", "from": ID, "data": TEXT}
 #                     {"type": "error", "code": CODE, "reason": TEXT}
 #
-# A refused message changes nothing and gets an error reply; the connection stays open
-# except for `bad-frame` (binary data) and `slow` (a client that does not read).
+# "ice": true in `joined` says TURN is configured, so asking is worth it. A refused message
+# changes nothing and gets an error reply; the connection stays open except for `bad-frame`
+# (binary data), `slow` (a client that does not read), `flood` (far over the rate) and a
+# socket that has not joined a room in time.
 
 RELAY_PATH = "/relay"
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -467,6 +476,7 @@ LIMIT_HELP = {
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_over_rate": "messages over that rate within a second that disconnect a relay member",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "max_ice_per_minute": "TURN credential requests per relay member a minute",
     "max_members_per_address": "members of one room from one IP address",
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
     "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
@@ -488,6 +498,7 @@ class Limits:
     max_rate: float = 20.0
     max_over_rate: int = 100
     max_rooms_per_address: int = 20
+    max_ice_per_minute: int = 5
     max_members_per_address: int = 4
     max_connections_per_address: int = 100
     join_timeout: float = 5.0
@@ -507,7 +518,30 @@ class Member:
     refilled: float = 0.0
     throttled: float = float("-inf")   # when it was last told it is over the rate
     dropped: int = 0                   # messages over the rate since then
+    asked_ice: list[float] = field(default_factory=list)   # when it asked for TURN credentials
     closing: str = ""                  # why the relay closes this connection ("": it stays)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """TURN servers that share a secret with the relay (coturn's `use-auth-secret`), for which
+    it makes short-lived credentials by the TURN REST scheme."""
+
+    urls: tuple[str, ...]
+    secret: bytes
+    ttl: int = 3600
+    clock: Callable[[], float] = time.time
+
+    def server(self, label: str) -> dict:
+        """One RTCIceServer valid for ttl seconds from now: the username is
+        "<unix expiry>:<label>", the credential base64(HMAC-SHA1(secret, username)).
+
+        >>> Turn(("turn:turn.example:3478",), b"secret", 60, clock=lambda: 1000.9).server("ab12")
+        {'urls': ['turn:turn.example:3478'], 'username': '1060:ab12', 'credential': 'S39SAHZjidl0kO+dUkFHPcPyq2M='}
+        """
+        username = f"{int(self.clock()) + self.ttl}:{label}"
+        digest = hmac.new(self.secret, username.encode(), hashlib.sha1).digest()
+        return {"urls": list(self.urls), "username": username, "credential": base64.b64encode(digest).decode()}
 
 
 class Relay:
@@ -524,10 +558,12 @@ class Relay:
     {}
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, log: Log | None = None):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, log: Log | None = None,
+                 turn: Turn | None = None):
         self.limits = limits
         self.clock = clock
         self.log = log or Log(limits.max_log_lines, clock)
+        self.turn = turn
         self.rooms: dict[str, dict[str, Member]] = {}
         self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
         self.stats = Counter()
@@ -554,7 +590,9 @@ class Relay:
             return self.join(member, message["room"])
         if kind == "send" and set(message) == {"type", "to", "data"}:
             return self.forward(member, message["to"], message["data"])
-        return self.refuse(member, "bad-message", "expected join {room} or send {to, data}")
+        if kind == "ice" and set(message) == {"type"}:
+            return self.ice(member)
+        return self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
 
     def spend(self, member: Member) -> bool:
         """Token bucket: max_rate a second, bursts of twice that."""
@@ -607,7 +645,7 @@ class Relay:
         peers = list(members)
         members[member.id] = member
         self.stats["joins"] += 1
-        self.reply(member, {"type": "joined", "id": member.id, "peers": peers})
+        self.reply(member, {"type": "joined", "id": member.id, "peers": peers, "ice": self.turn is not None})
         self.tell_others(member, {"type": "peer-joined", "id": member.id})
 
     def forward(self, member: Member, to, data) -> None:
@@ -626,6 +664,19 @@ class Relay:
         else:
             return self.refuse(member, "no-peer", "no such member in this room")
         self.stats["forwarded"] += 1
+
+    def ice(self, member: Member) -> None:
+        """Answer a member's request for ICE servers: TURN credentials (none without TURN),
+        at most max_ice_per_minute times a minute, and only to a member of a room."""
+        if member.room is None:
+            return self.refuse(member, "not-joined", "join a room before asking for ICE servers")
+        now = self.clock()
+        member.asked_ice = [when for when in member.asked_ice if now - when < 60]
+        if len(member.asked_ice) >= self.limits.max_ice_per_minute:
+            return self.refuse(member, "rate", f"at most {self.limits.max_ice_per_minute} ICE requests a minute")
+        member.asked_ice.append(now)
+        servers = [self.turn.server(member.id)] if self.turn else []
+        self.reply(member, {"type": "ice", "iceServers": servers, "ttl": self.turn.ttl if self.turn else 0})
 
     def disconnect(self, member: Member) -> None:
         room = member.room
@@ -801,11 +852,39 @@ def main(argv: list[str] | None = None) -> None:
     for name, help_text in LIMIT_HELP.items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
                             default=getattr(defaults, name), help=f"{help_text} (default %(default)s)")
+    parser.add_argument("--turn-url", action="append", default=[], metavar="URL",
+                        help="a TURN server sharing --turn-secret, e.g. turn:turn.example:3478?transport=udp "
+                             "or turns:turn.example:5349 (repeatable)")
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument("--turn-secret", help="coturn's static-auth-secret (visible in ps: prefer --turn-secret-file)")
+    secret.add_argument("--turn-secret-file", type=Path, help="a file holding coturn's static-auth-secret")
+    parser.add_argument("--turn-ttl", type=int, default=3600,
+                        help="seconds the TURN credentials handed out stay valid (default %(default)s)")
     args = parser.parse_args(argv)
     limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
     if args.relay_only and args.no_relay:
         parser.error("--relay-only and --no-relay leave nothing to serve")
-    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay))
+    turn = turn_from(args, parser)
+    if turn and args.no_relay:
+        parser.error("--turn-url needs the relay: its members get the credentials")
+    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn))
+
+
+def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:
+    """The TURN servers the command line names, with their secret; None when it names none."""
+    try:
+        secret = args.turn_secret_file.read_text().strip() if args.turn_secret_file else args.turn_secret
+    except OSError as error:
+        parser.error(f"--turn-secret-file: {error}")
+    if not args.turn_url and not secret:
+        return None
+    if not args.turn_url or not secret:
+        parser.error("TURN needs both --turn-url and a secret (--turn-secret or --turn-secret-file)")
+    if bad := [url for url in args.turn_url if not url.startswith(("turn:", "turns:"))]:
+        parser.error(f"--turn-url must start with turn: or turns: ({', '.join(bad)})")
+    if args.turn_ttl <= 0:
+        parser.error("--turn-ttl must be positive")
+    return Turn(tuple(args.turn_url), secret.encode(), args.turn_ttl)
 
 
 if __name__ == "__main__":
