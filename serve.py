@@ -24,8 +24,12 @@ library's Sans-I/O protocol runs on the same connection, so site and relay share
 
 import argparse
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import json
+import os
 import re
 import secrets
 import signal
@@ -37,6 +41,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 from websockets.frames import CloseCode, Opcode
@@ -69,18 +74,30 @@ HASHED_CHUNK = re.compile(r"[a-z][a-z-]*-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]
 ROOT_FILES = ("index.html", "pyscript.toml", "sw.js", "manifest.webmanifest")
 HEAD_TIMEOUT = 10.0  # seconds a client gets to send its request line and headers
 MAX_HEADERS = 100
+CHUNK_BYTES = 1 << 16  # a file goes out this much at a time, never read whole
 
 
 @dataclass(frozen=True)
 class Reply:
-    """An HTTP response, independent of the transport that sends it."""
+    """An HTTP response, independent of the transport that sends it. A file's reply carries
+    its size and, for a GET, the open file: the first `size` bytes of it are the body, sent a
+    chunk at a time by whoever sends the reply, who also closes it."""
 
     status: HTTPStatus
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
+    file: BinaryIO | None = None
+    size: int | None = None
+
+    @property
+    def length(self) -> int:
+        """The Content-Length."""
+        return len(self.body) if self.size is None else self.size
 
 
 NOT_FOUND = Reply(HTTPStatus.NOT_FOUND, {"Content-Type": "text/plain; charset=utf-8"}, b"Not found\n")
+BUSY = Reply(HTTPStatus.SERVICE_UNAVAILABLE, {"Content-Type": "text/plain; charset=utf-8", "Retry-After": "5"},
+             b"Too many connections from your address\n")
 
 
 def allowed(rel: PurePosixPath) -> bool:
@@ -197,7 +214,11 @@ def etag_matches(header: str | None, etag: str) -> bool:
 
 
 def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) -> Reply:
-    """Answer one request for a static file; `headers` has lower-case names."""
+    """Answer one request for a static file; `headers` has lower-case names.
+
+    The file is opened first and described from the open file, so that its ETag, length and
+    body agree even if it is replaced meanwhile; a GET's reply keeps it open (see `Reply`).
+    """
     if method not in ("GET", "HEAD"):
         return Reply(HTTPStatus.METHOD_NOT_ALLOWED, {"Allow": "GET, HEAD"})
     path = site_path(root, target)
@@ -206,21 +227,25 @@ def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) ->
     rel = PurePosixPath(path.relative_to(root.resolve()).as_posix())
     try:
         sent, coding, varies = variant(path, headers.get("accept-encoding"))
-        stat = sent.stat()
-        tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}" + (f"-{coding}" if coding else "")
-        cache = {"Cache-Control": cache_control(rel), "ETag": f'"{tag}"'}
-        if varies:
-            cache["Vary"] = "Accept-Encoding"
-        if rel == PurePosixPath("sw.js"):
-            cache["Service-Worker-Allowed"] = "/"
-        if etag_matches(headers.get("if-none-match"), cache["ETag"]):
-            return Reply(HTTPStatus.NOT_MODIFIED, cache)
-        body = sent.read_bytes()
+        stream = sent.open("rb")
     except OSError:
         return NOT_FOUND
+    stat = os.fstat(stream.fileno())
+    tag = f"{stat.st_mtime_ns:x}-{stat.st_size:x}" + (f"-{coding}" if coding else "")
+    cache = {"Cache-Control": cache_control(rel), "ETag": f'"{tag}"'}
+    if varies:
+        cache["Vary"] = "Accept-Encoding"
+    if rel == PurePosixPath("sw.js"):
+        cache["Service-Worker-Allowed"] = "/"
+    if etag_matches(headers.get("if-none-match"), cache["ETag"]):
+        stream.close()
+        return Reply(HTTPStatus.NOT_MODIFIED, cache)
     content_type = MIME_TYPES.get(path.suffix, "application/octet-stream")
     encoding = {"Content-Encoding": coding} if coding else {}
-    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, body)
+    if method == "HEAD":
+        stream.close()
+        stream = None
+    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, file=stream, size=stat.st_size)
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
@@ -285,40 +310,132 @@ def relay_only_reply(method: str, target: str) -> Reply:
                  b"Cribbage signalling relay: connect a WebSocket to /relay\n")
 
 
-async def handle(root: Path | None, relay: "Relay | None", reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+class Log:
+    """Log lines on stderr, at most ``per_minute`` a minute of one kind from one address.
+    How many were left out is said when the next line is logged after that minute.
+    """
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic):
+        self.per_minute = per_minute
+        self.clock = clock
+        self.started = clock()
+        self.counts: Counter = Counter()   # (address, kind) -> lines this minute
+
+    def __call__(self, address: str, kind: str, line: str) -> None:
+        now = self.clock()
+        if now - self.started >= 60:
+            self.roll_over(now)
+        self.counts[address, kind] += 1
+        if self.counts[address, kind] <= self.per_minute:
+            print(line, file=sys.stderr, flush=True)
+
+    def roll_over(self, now: float) -> None:
+        """Start a new minute, after saying how many lines the last one left out."""
+        for (address, kind), count in self.counts.items():
+            if count > self.per_minute:
+                print(f"log: {count - self.per_minute} more lines of kind {kind} from {address} left out",
+                      file=sys.stderr, flush=True)
+        self.counts.clear()
+        self.started = now
+
+
+@dataclass(eq=False)
+class Server:
+    """What every connection shares: the site's root (None: no files), the relay (None: no
+    relay), the limits, the log, and how many connections each address has open."""
+
+    root: Path | None
+    relay: "Relay | None"
+    limits: "Limits"
+    log: Log
+    connections: Counter = field(default_factory=Counter)
+
+
+async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Take one connection, unless its address has too many open already: then it gets a 503
+    at once, without a word read from it."""
+    peer = (writer.get_extra_info("peername") or ("-",))[0]
+    if server.connections[peer] >= server.limits.max_connections_per_address:
+        server.log(peer, "busy", f"{peer} refused: {server.connections[peer]} connections open")
+        writer.write(reply_head(BUSY) + BUSY.body)
+        writer.close()
+        return
+    server.connections[peer] += 1
+    try:
+        await serve_connection(server, reader, writer, peer)
+    finally:
+        server.connections[peer] -= 1
+        if not server.connections[peer]:
+            del server.connections[peer]
+
+
+async def serve_connection(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                           peer: str) -> None:
     """Serve one request on a connection, log it in one line, then close the connection;
     or hand a relay upgrade to the relay for the connection's lifetime."""
-    answered = await answer(root, reader, relay is not None)
+    answered = await answer(server.root, reader, server.relay is not None)
     if answered is None:
         writer.close()
         return
     method, target, reply = answered
-    peer = (writer.get_extra_info("peername") or ("-",))[0]
     if isinstance(reply, bytes):
-        await relay_connection(relay, reply, reader, writer, peer)
+        await relay_connection(server.relay, reply, reader, writer, peer)
         return
-    length = len(reply.body)
+    outcome = ""
+    try:
+        await send_reply(writer, method, reply, server.limits.write_timeout)
+        async with asyncio.timeout(server.limits.write_timeout):
+            writer.close()
+            await writer.wait_closed()
+    except (OSError, TimeoutError) as error:   # ConnectionError is an OSError
+        writer.transport.abort()
+        outcome = " (cut short: " + ("not reading)" if isinstance(error, TimeoutError) else "connection lost)")
+    finally:
+        if reply.file:
+            reply.file.close()
+    server.log(peer, str(reply.status.value), f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}')
+
+
+def reply_head(reply: Reply) -> bytes:
+    """A reply's status line and headers."""
     lines = [f"HTTP/1.1 {reply.status.value} {reply.status.phrase}"]
     lines += [f"{name}: {value}" for name, value in reply.headers.items()]
-    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {length}", "Connection: close", "", ""]
-    writer.write("\r\n".join(lines).encode("latin-1"))
+    lines += ["X-Content-Type-Options: nosniff", f"Content-Length: {reply.length}", "Connection: close", "", ""]
+    return "\r\n".join(lines).encode("latin-1")
+
+
+async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, timeout: float) -> None:
+    """Write a reply: its head, then (but for HEAD) its body, a file a chunk at a time.
+
+    At most a chunk or so waits in memory for a client: each one must be taken within
+    ``timeout`` seconds, or TimeoutError.
+    """
+    writer.write(reply_head(reply))
     if method != "HEAD":
         writer.write(reply.body)
-    with contextlib.suppress(ConnectionError):
+    left = reply.length if reply.file else 0   # a HEAD's reply has no file (`respond`)
+    while left > 0:
+        chunk = await asyncio.to_thread(reply.file.read, min(CHUNK_BYTES, left))
+        if not chunk:   # the file shrank since it was opened: the client sees a short body
+            break
+        left -= len(chunk)
+        writer.write(chunk)
+        async with asyncio.timeout(timeout):
+            await writer.drain()
+    async with asyncio.timeout(timeout):
         await writer.drain()
-        writer.close()
-        await writer.wait_closed()
-    print(f'{peer} "{method} {target}" {reply.status.value} {length}', file=sys.stderr, flush=True)
 
 
 async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
-                relay_on: bool = True) -> None:
+                relay_on: bool = True, turn: "Turn | None" = None) -> None:
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
-    host does (friends then connect with invites by code)."""
-    relay = Relay(limits or Limits()) if relay_on else None
-    server = await asyncio.start_server(lambda r, w: handle(root, relay, r, w), host, port, limit=16384)
+    host does (friends then connect with invites by code). ``turn``: the relay hands out
+    credentials for these TURN servers."""
+    limits = limits or Limits()
+    log = Log(limits.max_log_lines)
+    shared = Server(root, Relay(limits, log=log, turn=turn) if relay_on else None, limits, log)
+    server = await asyncio.start_server(lambda r, w: handle(shared, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -338,13 +455,18 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
 #
 #   client -> relay   {"type": "join", "room": ROOM}           first and once
 #                     {"type": "send", "to": ID | null, "data": TEXT}   null: every other member
-#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...]}
+#                     {"type": "ice"}                          ask for TURN credentials (`Turn`)
+#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...], "ice": BOOL}
+#                     {"type": "ice", "iceServers": [{"urls": [URL, ...], "username": U,
+#                      "credential": C}], "ttl": SECONDS}      [] and 0 without TURN
 #                     {"type": "peer-joined", "id": ID}   {"type": "peer-left", "id": ID}
 #                     {"type": "from", "from": ID, "data": TEXT}
 #                     {"type": "error", "code": CODE, "reason": TEXT}
 #
-# A refused message changes nothing and gets an error reply; the connection stays open
-# except for `bad-frame` (binary data) and `slow` (a client that does not read).
+# "ice": true in `joined` says TURN is configured, so asking is worth it. A refused message
+# changes nothing and gets an error reply; the connection stays open except for `bad-frame`
+# (binary data), `slow` (a client that does not read), `flood` (far over the rate) and a
+# socket that has not joined a room in time.
 
 RELAY_PATH = "/relay"
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -352,20 +474,36 @@ LIMIT_HELP = {
     "max_payload": "largest relay message, in characters",
     "max_members": "members per room",
     "max_rate": "messages per second per connection (bursts of twice that)",
+    "max_over_rate": "messages over that rate within a second that disconnect a relay member",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "max_ice_per_minute": "TURN credential requests per relay member a minute",
+    "max_members_per_address": "members of one room from one IP address",
+    "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
+    "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
+    "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
+    "max_log_lines": "log lines a minute of one kind (a status, a refusal) from one address; the rest are counted",
 }
 PING_EVERY = 25.0            # seconds of silence before the relay pings a client
+CLOSE_WAIT = 2.0             # seconds a client has to close its side after the relay closed
 SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnected
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The relay's limits: each refused message gets an error with the reason."""
+    """The server's limits, each a command-line option (`LIMIT_HELP`). A message the relay
+    refuses gets an error with the reason."""
 
     max_payload: int = 16_384
     max_members: int = 8
     max_rate: float = 20.0
+    max_over_rate: int = 100
     max_rooms_per_address: int = 20
+    max_ice_per_minute: int = 5
+    max_members_per_address: int = 4
+    max_connections_per_address: int = 100
+    join_timeout: float = 5.0
+    write_timeout: float = 30.0
+    max_log_lines: int = 100
 
 
 @dataclass(eq=False)
@@ -379,6 +517,31 @@ class Member:
     tokens: float = 0.0
     refilled: float = 0.0
     throttled: float = float("-inf")   # when it was last told it is over the rate
+    dropped: int = 0                   # messages over the rate since then
+    asked_ice: list[float] = field(default_factory=list)   # when it asked for TURN credentials
+    closing: str = ""                  # why the relay closes this connection ("": it stays)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """TURN servers that share a secret with the relay (coturn's `use-auth-secret`), for which
+    it makes short-lived credentials by the TURN REST scheme."""
+
+    urls: tuple[str, ...]
+    secret: bytes
+    ttl: int = 3600
+    clock: Callable[[], float] = time.time
+
+    def server(self, label: str) -> dict:
+        """One RTCIceServer valid for ttl seconds from now: the username is
+        "<unix expiry>:<label>", the credential base64(HMAC-SHA1(secret, username)).
+
+        >>> Turn(("turn:turn.example:3478",), b"secret", 60, clock=lambda: 1000.9).server("ab12")
+        {'urls': ['turn:turn.example:3478'], 'username': '1060:ab12', 'credential': 'S39SAHZjidl0kO+dUkFHPcPyq2M='}
+        """
+        username = f"{int(self.clock()) + self.ttl}:{label}"
+        digest = hmac.new(self.secret, username.encode(), hashlib.sha1).digest()
+        return {"urls": list(self.urls), "username": username, "credential": base64.b64encode(digest).decode()}
 
 
 class Relay:
@@ -395,9 +558,12 @@ class Relay:
     {}
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, log: Log | None = None,
+                 turn: Turn | None = None):
         self.limits = limits
         self.clock = clock
+        self.log = log or Log(limits.max_log_lines, clock)
+        self.turn = turn
         self.rooms: dict[str, dict[str, Member]] = {}
         self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
         self.stats = Counter()
@@ -407,15 +573,12 @@ class Relay:
         return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now)
 
     def receive(self, member: Member, text: str) -> None:
-        """Handle one message from ``member``; refusals are error replies."""
+        """Handle one message from ``member``; refusals are error replies. Every message counts
+        against the member's rate, too big or malformed ones included."""
+        if not self.spend(member):
+            return self.over_rate(member)
         if len(text) > self.limits.max_payload:
             return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
-        if not self.spend(member):
-            self.stats["dropped-rate"] += 1
-            if self.clock() - member.throttled >= 1.0:   # say so at most once a second
-                member.throttled = self.clock()
-                self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
-            return None
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
@@ -427,7 +590,9 @@ class Relay:
             return self.join(member, message["room"])
         if kind == "send" and set(message) == {"type", "to", "data"}:
             return self.forward(member, message["to"], message["data"])
-        return self.refuse(member, "bad-message", "expected join {room} or send {to, data}")
+        if kind == "ice" and set(message) == {"type"}:
+            return self.ice(member)
+        return self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
 
     def spend(self, member: Member) -> bool:
         """Token bucket: max_rate a second, bursts of twice that."""
@@ -440,6 +605,21 @@ class Relay:
         member.tokens -= 1
         return True
 
+    def over_rate(self, member: Member) -> None:
+        """Drop a message over the member's rate, and say so at most once a second. More than
+        max_over_rate dropped in the second after saying so is a flood: the member is to be
+        disconnected (`Member.closing`)."""
+        self.stats["dropped-rate"] += 1
+        now = self.clock()
+        if now - member.throttled >= 1.0:
+            member.throttled, member.dropped = now, 0
+            self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
+        member.dropped += 1
+        if member.dropped > self.limits.max_over_rate and not member.closing:
+            member.closing = "flood: too many messages over the rate"
+            self.stats["closed-flood"] += 1
+            self.log(member.address, "flood", f"relay: {member.address} disconnected ({member.closing})")
+
     def join(self, member: Member, room) -> None:
         if member.room is not None:
             return self.refuse(member, "bad-message", "already in a room")
@@ -449,6 +629,9 @@ class Relay:
         if len(members) >= self.limits.max_members:
             return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")
         mine = self.by_address.get(member.address, Counter())
+        if mine[room] >= self.limits.max_members_per_address:   # friends elsewhere keep their seats
+            return self.refuse(member, "room-full", f"at most {self.limits.max_members_per_address} members "
+                               "of a room may come from one address")
         if room not in mine and len(mine) >= self.limits.max_rooms_per_address:
             return self.refuse(member, "too-many-rooms",
                                f"one address may be in at most {self.limits.max_rooms_per_address} rooms")
@@ -462,7 +645,7 @@ class Relay:
         peers = list(members)
         members[member.id] = member
         self.stats["joins"] += 1
-        self.reply(member, {"type": "joined", "id": member.id, "peers": peers})
+        self.reply(member, {"type": "joined", "id": member.id, "peers": peers, "ice": self.turn is not None})
         self.tell_others(member, {"type": "peer-joined", "id": member.id})
 
     def forward(self, member: Member, to, data) -> None:
@@ -481,6 +664,19 @@ class Relay:
         else:
             return self.refuse(member, "no-peer", "no such member in this room")
         self.stats["forwarded"] += 1
+
+    def ice(self, member: Member) -> None:
+        """Answer a member's request for ICE servers: TURN credentials (none without TURN),
+        at most max_ice_per_minute times a minute, and only to a member of a room."""
+        if member.room is None:
+            return self.refuse(member, "not-joined", "join a room before asking for ICE servers")
+        now = self.clock()
+        member.asked_ice = [when for when in member.asked_ice if now - when < 60]
+        if len(member.asked_ice) >= self.limits.max_ice_per_minute:
+            return self.refuse(member, "rate", f"at most {self.limits.max_ice_per_minute} ICE requests a minute")
+        member.asked_ice.append(now)
+        servers = [self.turn.server(member.id)] if self.turn else []
+        self.reply(member, {"type": "ice", "iceServers": servers, "ttl": self.turn.ttl if self.turn else 0})
 
     def disconnect(self, member: Member) -> None:
         room = member.room
@@ -511,7 +707,7 @@ class Relay:
 
     def refuse(self, member: Member, code: str, reason: str) -> None:
         self.stats["refused-" + code] += 1
-        print(f"relay: {member.address} refused ({code}): {reason}", file=sys.stderr, flush=True)
+        self.log(member.address, code, f"relay: {member.address} refused ({code}): {reason}")
         self.reply(member, {"type": "error", "code": code, "reason": reason})
 
 
@@ -547,19 +743,27 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
     response = protocol.accept(request) if request else protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
     protocol.send_response(response)
     flush()
-    print(f'{address} "GET {RELAY_PATH}" {response.status_code} -', file=sys.stderr, flush=True)
+    relay.log(address, "relay", f'{address} "GET {RELAY_PATH}" {response.status_code} -')
     if response.status_code != 101:
         writer.close()
         return
     member = relay.connect(address, send)
+    loop = asyncio.get_running_loop()
+    join_by = loop.time() + relay.limits.join_timeout
     parts: list[bytes] = []
     pinged = False
     try:
         while protocol.state is State.OPEN or protocol.state is State.CLOSING:
+            unjoined = member.room is None
+            if unjoined and loop.time() >= join_by:
+                protocol.fail(CloseCode.POLICY_VIOLATION, "join a room first")
+                break
             try:
-                async with asyncio.timeout(PING_EVERY):
+                async with asyncio.timeout(min(PING_EVERY, join_by - loop.time()) if unjoined else PING_EVERY):
                     data = await reader.read(65536)
             except TimeoutError:
+                if unjoined:     # the check above closes it, or waits out the rest
+                    continue
                 if pinged:       # silent through a whole ping: gone
                     break
                 protocol.send_ping(b"relay")
@@ -584,6 +788,9 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
                             relay.receive(member, text.decode())
                         except UnicodeDecodeError:
                             protocol.fail(CloseCode.INVALID_DATA, "not UTF-8")
+                        if member.closing:
+                            protocol.fail(CloseCode.POLICY_VIOLATION, member.closing)
+                            break
                 elif event.opcode in (Opcode.BINARY, Opcode.CONT):
                     protocol.fail(CloseCode.UNSUPPORTED_DATA, "bad-frame: text messages only")
             flush()
@@ -595,8 +802,20 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
         relay.disconnect(member)
         with contextlib.suppress(ConnectionError, OSError):
             flush()
+            if protocol.close_expected():
+                await discard_until_eof(reader)
             writer.close()
             await writer.wait_closed()
+
+
+async def discard_until_eof(reader: asyncio.StreamReader) -> None:
+    """After the relay closed a WebSocket, drop what the client still sends until it closes
+    its side (at most CLOSE_WAIT seconds): closing a socket with unread data resets it, and
+    the client would lose the close frame that says why."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(CLOSE_WAIT):
+            while await reader.read(65536):
+                pass
 
 
 @contextlib.contextmanager
@@ -633,11 +852,39 @@ def main(argv: list[str] | None = None) -> None:
     for name, help_text in LIMIT_HELP.items():
         parser.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
                             default=getattr(defaults, name), help=f"{help_text} (default %(default)s)")
+    parser.add_argument("--turn-url", action="append", default=[], metavar="URL",
+                        help="a TURN server sharing --turn-secret, e.g. turn:turn.example:3478?transport=udp "
+                             "or turns:turn.example:5349 (repeatable)")
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument("--turn-secret", help="coturn's static-auth-secret (visible in ps: prefer --turn-secret-file)")
+    secret.add_argument("--turn-secret-file", type=Path, help="a file holding coturn's static-auth-secret")
+    parser.add_argument("--turn-ttl", type=int, default=3600,
+                        help="seconds the TURN credentials handed out stay valid (default %(default)s)")
     args = parser.parse_args(argv)
     limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
     if args.relay_only and args.no_relay:
         parser.error("--relay-only and --no-relay leave nothing to serve")
-    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay))
+    turn = turn_from(args, parser)
+    if turn and args.no_relay:
+        parser.error("--turn-url needs the relay: its members get the credentials")
+    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn))
+
+
+def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:
+    """The TURN servers the command line names, with their secret; None when it names none."""
+    try:
+        secret = args.turn_secret_file.read_text().strip() if args.turn_secret_file else args.turn_secret
+    except OSError as error:
+        parser.error(f"--turn-secret-file: {error}")
+    if not args.turn_url and not secret:
+        return None
+    if not args.turn_url or not secret:
+        parser.error("TURN needs both --turn-url and a secret (--turn-secret or --turn-secret-file)")
+    if bad := [url for url in args.turn_url if not url.startswith(("turn:", "turns:"))]:
+        parser.error(f"--turn-url must start with turn: or turns: ({', '.join(bad)})")
+    if args.turn_ttl <= 0:
+        parser.error("--turn-ttl must be positive")
+    return Turn(tuple(args.turn_url), secret.encode(), args.turn_ttl)
 
 
 if __name__ == "__main__":

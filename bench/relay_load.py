@@ -26,7 +26,8 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 import serve  # noqa: E402
 
-LIMITS = ("--max-rate", "1000000", "--max-rooms-per-address", "1000000", "--max-members", "8")
+LIMITS = ("--max-rate", "1000000", "--max-rooms-per-address", "1000000", "--max-members", "8",
+          "--max-connections-per-address", "1000000")
 
 
 def relay_pid() -> int | None:

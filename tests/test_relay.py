@@ -4,9 +4,15 @@ then the real server in a child process through the `websockets` client.
 """
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
+import hashlib
+import hmac
 import json
+import subprocess
+import sys
+import time
 import urllib.request
 from urllib.error import HTTPError
 
@@ -15,7 +21,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import serve
-from serve import Limits, Relay
+from serve import Limits, Relay, Turn
 
 ROOM = "room-abcdef0123"
 
@@ -58,8 +64,8 @@ def test_join_forward_and_announce():
     b, b_in = member()
     join(relay, a)
     join(relay, b)
-    assert a_in == [{"type": "joined", "id": a.id, "peers": []}, {"type": "peer-joined", "id": b.id}]
-    assert b_in == [{"type": "joined", "id": b.id, "peers": [a.id]}]
+    assert a_in == [{"type": "joined", "id": a.id, "peers": [], "ice": False}, {"type": "peer-joined", "id": b.id}]
+    assert b_in == [{"type": "joined", "id": b.id, "peers": [a.id], "ice": False}]
     send(relay, b, "offer text", to=a.id)
     assert a_in[-1] == {"type": "from", "from": b.id, "data": "offer text"}
     c, c_in = member()
@@ -156,6 +162,34 @@ def test_rate_limit_per_connection():
     assert b_in[-1]["data"] == "later"
 
 
+def test_oversized_and_malformed_messages_count_against_the_rate():
+    relay, member, clock = relay_with(max_rate=5, max_payload=100, max_over_rate=50)
+    a, a_in = member()
+    for _ in range(30):
+        relay.receive(a, "not json")
+    for _ in range(30):
+        relay.receive(a, "x" * 200)
+    codes = [m["code"] for m in a_in]
+    assert codes == ["bad-message"] * 10 + ["rate"]   # the burst, then one notice
+    assert not a.closing
+    clock.now += 1.0
+    for _ in range(2000):
+        relay.receive(a, "x" * 200)
+    assert [m["code"] for m in a_in[11:]] == ["too-big"] * 5 + ["rate"]
+    assert a.closing.startswith("flood")              # over the rate 51 times in that second
+    assert relay.stats["closed-flood"] == 1
+
+
+def test_a_member_over_the_rate_now_and_then_stays():
+    relay, member, clock = relay_with(max_rate=5, max_over_rate=10)
+    a, _ = member()
+    for _ in range(20):
+        for _ in range(15):
+            send(relay, a, "x")
+        clock.now += 1.0
+    assert not a.closing
+
+
 def test_rooms_per_address():
     relay, member, _ = relay_with(max_rooms_per_address=2)
     for n in range(2):
@@ -169,6 +203,22 @@ def test_rooms_per_address():
     assert other_in[-1]["type"] == "joined"
 
 
+def test_members_of_a_room_per_address():
+    relay, member, _ = relay_with(max_members=8)
+    assert Limits().max_members_per_address == 4 < Limits().max_members
+    for _ in range(4):
+        join(relay, member("10.0.0.1")[0])
+    fifth, inbox = member("10.0.0.1")
+    join(relay, fifth)
+    assert inbox[-1]["code"] == "room-full" and "one address" in inbox[-1]["reason"]
+    join(relay, fifth, "room-elsewhere-1")          # other rooms are still open to it
+    assert inbox[-1]["type"] == "joined"
+    friends = [member(f"10.0.1.{n}") for n in range(4)]
+    for friend, _ in friends:
+        join(relay, friend)
+    assert all(got[0]["type"] == "joined" for _, got in friends) and len(relay.rooms[ROOM]) == 8
+
+
 def test_targeting_unknown_or_self_is_refused():
     relay, member, _ = relay_with()
     a, a_in = member()
@@ -179,11 +229,108 @@ def test_targeting_unknown_or_self_is_refused():
     assert a_in[-1]["code"] == "no-peer"
 
 
+# ---- TURN credentials ----
+
+TURN_URLS = ("turn:turn.example:3478?transport=udp", "turns:turn.example:5349?transport=tcp")
+
+
+def rest_credential(secret: bytes, username: str) -> str:
+    """The TURN REST scheme's password, as coturn checks it: base64(HMAC-SHA1(secret, username))."""
+    return base64.b64encode(hmac.new(secret, username.encode(), hashlib.sha1).digest()).decode()
+
+
+def test_turn_rest_known_vector():
+    assert rest_credential(b"secret", "1060:ab12") == "S39SAHZjidl0kO+dUkFHPcPyq2M="
+    turn = Turn(("turn:turn.example:3478",), b"secret", 60, clock=lambda: 1000.9)
+    assert turn.server("ab12") == {"urls": ["turn:turn.example:3478"], "username": "1060:ab12",
+                                   "credential": "S39SAHZjidl0kO+dUkFHPcPyq2M="}
+
+
+def test_members_get_turn_credentials():
+    turn = Turn(TURN_URLS, b"s3cret", 600, clock=lambda: 1_700_000_000.25)
+    relay = Relay(Limits(), Clock(), turn=turn)
+    inbox = []
+    a = relay.connect("10.0.0.1", lambda text: inbox.append(json.loads(text)))
+    join(relay, a)
+    assert inbox[-1]["ice"] is True
+    relay.receive(a, '{"type": "ice"}')
+    answer = inbox[-1]
+    assert answer["type"] == "ice" and answer["ttl"] == 600
+    (server,) = answer["iceServers"]
+    assert server["urls"] == list(TURN_URLS)
+    expiry, label = server["username"].split(":")
+    assert int(expiry) == 1_700_000_000 + 600 and label == a.id
+    assert server["credential"] == rest_credential(b"s3cret", server["username"])
+
+
+def test_only_members_get_ice_servers():
+    relay = Relay(Limits(), Clock(), turn=Turn(TURN_URLS, b"s3cret"))
+    inbox = []
+    a = relay.connect("10.0.0.1", lambda text: inbox.append(json.loads(text)))
+    relay.receive(a, '{"type": "ice"}')
+    assert inbox == [{"type": "error", "code": "not-joined", "reason": inbox[0]["reason"]}]
+
+
+def test_without_turn_the_list_is_empty():
+    relay, member, _ = relay_with()
+    a, inbox = member()
+    join(relay, a)
+    relay.receive(a, '{"type": "ice"}')
+    assert inbox[-1] == {"type": "ice", "iceServers": [], "ttl": 0}
+
+
+def test_ice_requests_are_limited():
+    relay, member, clock = relay_with(max_ice_per_minute=3)
+    a, inbox = member()
+    join(relay, a)
+    for _ in range(5):
+        relay.receive(a, '{"type": "ice"}')
+    assert [m.get("code", m["type"]) for m in inbox[1:]] == ["ice"] * 3 + ["rate"] * 2
+    clock.now += 61
+    relay.receive(a, '{"type": "ice"}')
+    assert inbox[-1]["type"] == "ice"
+
+
+def test_turn_over_the_wire(tmp_path):
+    secret_file = tmp_path / "turn-secret"
+    secret_file.write_text("over the wire\n")
+    args = ("--relay-only", "--turn-url", TURN_URLS[0], "--turn-url", TURN_URLS[1],
+            "--turn-secret-file", str(secret_file), "--turn-ttl", "120")
+    with serve.spawn(args=args) as url:
+        async def main():
+            early = await connect(ws_url(url))
+            await early.send('{"type": "ice"}')
+            assert json.loads(await early.recv())["code"] == "not-joined"
+            await early.close()
+            a, hello = await joined(url)
+            assert hello["ice"] is True
+            await a.send('{"type": "ice"}')
+            answer = json.loads(await a.recv())
+            await a.close()
+            return answer
+        asked = time.time()
+        answer = run(main())
+    (server,) = answer["iceServers"]
+    assert answer["ttl"] == 120 and server["urls"] == list(TURN_URLS)
+    assert abs(int(server["username"].split(":")[0]) - (asked + 120)) <= 2
+    assert server["credential"] == rest_credential(b"over the wire", server["username"])
+
+
+@pytest.mark.parametrize("args", [("--turn-url", "turn:t.example"), ("--turn-secret", "x"),
+                                  ("--turn-url", "http://t.example", "--turn-secret", "x"),
+                                  ("--turn-url", "turn:t.example", "--turn-secret", "x", "--no-relay")])
+def test_incomplete_turn_options_are_refused(args):
+    done = subprocess.run([sys.executable, serve.__file__, "--port", "0", *args],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "turn" in done.stderr.lower()
+
+
 # ---- the real server ----
 
 @pytest.fixture(scope="module")
 def server():
-    args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000")
+    args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000",
+            "--max-connections-per-address", "1000")
     with serve.spawn(args=args) as url:
         yield url
 

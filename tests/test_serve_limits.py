@@ -1,0 +1,216 @@
+"""serve.py under a hostile client: slow readers, too many connections, unjoined relay
+sockets, floods of oversized messages. Every test runs the real server in a child process
+on a loopback port, with few sockets and short timeouts.
+"""
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import socket
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+import serve
+from test_relay import run, ws_url
+
+VENDOR = serve.ROOT / "web" / "vendor"
+
+
+def serve_children() -> set[int]:
+    """Pids of this process's serve.py children, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid() and any(part.endswith(b"serve.py") for part in command):
+            found.add(int(entry.name))
+    return found
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MB (VmRSS in /proc/PID/status)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) / 1024
+
+
+def address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return parts.hostname, parts.port
+
+
+def slow_reader(site: tuple[str, int], target: str) -> socket.socket:
+    """A socket that asks for ``target`` and then never reads (a small receive buffer, so the
+    kernel holds little of the reply for it)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(site)
+    sock.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return sock
+
+
+def largest_vendor_file() -> tuple[Path, str]:
+    """(site root, request target) of the largest file under web/vendor. The root is where
+    that file really lives (web/vendor may be a link into another checkout)."""
+    if not VENDOR.is_dir():
+        pytest.skip("web/vendor is not there (scripts/setup makes it)")
+    root = VENDOR.resolve().parents[1]
+    files = [p for p in (root / "web" / "vendor").rglob("*") if p.is_file()]
+    biggest = max(files, key=lambda p: p.stat().st_size)
+    return root, "/" + biggest.relative_to(root).as_posix()
+
+
+def test_slow_readers_do_not_exhaust_memory():
+    root, target = largest_vendor_file()
+    before = serve_children()
+    with serve.spawn(root=root) as url:
+        (pid,) = serve_children() - before
+        site = address(url)
+        readers = [slow_reader(site, "/index.html") for _ in range(2)]   # warm up
+        time.sleep(0.5)
+        baseline = rss_mb(pid)
+        readers += [slow_reader(site, target) for _ in range(40)]
+        peak = baseline
+        for _ in range(20):
+            time.sleep(0.15)
+            peak = max(peak, rss_mb(pid))
+        with socket.create_connection(site, timeout=10) as sock:   # still serving others
+            sock.sendall(b"HEAD /index.html HTTP/1.1\r\n\r\n")
+            assert sock.recv(64).startswith(b"HTTP/1.1 200 ")
+        for sock in readers:
+            sock.close()
+    assert peak - baseline < 50, f"RSS grew {peak - baseline:.0f} MB for 40 slow readers"
+
+
+def test_a_large_file_arrives_whole(tmp_path):
+    body = bytes(range(256)) * 20_000 + b"end"   # many chunks, and a short last one
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "big.wasm").write_bytes(body)
+    with serve.spawn(root=tmp_path) as url, urllib.request.urlopen(url + "web/big.wasm") as response:
+        assert response.headers["Content-Length"] == str(len(body))
+        assert response.read() == body
+
+
+def test_a_reader_that_stalls_is_cut_off(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "big.js").write_bytes(b"x" * (4 << 20))
+    with serve.spawn(root=tmp_path, args=("--write-timeout", "1")) as url:
+        with slow_reader(address(url), "/web/big.js") as sock:
+            time.sleep(3)
+            received = 0
+            while data := recv(sock):
+                received += len(data)
+    assert received < 4 << 20
+
+
+def recv(sock: socket.socket) -> bytes:
+    """Some bytes; b"" at the end, or when the server reset the connection."""
+    try:
+        return sock.recv(1 << 16)
+    except ConnectionResetError:
+        return b""
+
+
+def test_connections_per_address(tmp_path):
+    (tmp_path / "index.html").write_text("hi")
+    with serve.spawn(root=tmp_path, args=("--max-connections-per-address", "5")) as url:
+        site = address(url)
+        idle = [socket.create_connection(site, timeout=10) for _ in range(5)]
+        time.sleep(0.3)
+        with socket.create_connection(site, timeout=10) as extra:
+            assert extra.recv(64).startswith(b"HTTP/1.1 503 ")
+
+        async def relay_refused():
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws_url(url))
+            assert refused.value.response.status_code == 503
+        run(relay_refused())
+        idle.pop().close()
+        time.sleep(0.3)
+        with urllib.request.urlopen(url) as response:   # a place is free again
+            assert response.read() == b"hi"
+        for sock in idle:
+            sock.close()
+
+
+def test_relay_sockets_that_do_not_join_are_closed():
+    with serve.spawn(args=("--relay-only", "--join-timeout", "1")) as url:
+        async def main():
+            idle = await connect(ws_url(url))
+            started = time.monotonic()
+            with pytest.raises(ConnectionClosed) as closed:
+                await idle.recv()
+            assert closed.value.rcvd.code == 1008 and 0.8 < time.monotonic() - started < 3
+            member = await connect(ws_url(url))
+            await member.send(json.dumps({"type": "join", "room": "room-joined-1"}))
+            assert json.loads(await member.recv())["type"] == "joined"
+            await asyncio.sleep(1.5)
+            await asyncio.wait_for(await member.ping(), 5)   # a member stays
+            await member.close()
+        run(main())
+
+
+def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
+    log = tmp_path / "serve.log"
+    with log.open("w") as stream, serve.spawn(stderr=stream, args=("--relay-only", "--max-payload", "1000")) as url:
+        async def main():
+            flooder = await connect(ws_url(url))
+            await flooder.send(json.dumps({"type": "join", "room": "room-flood-1"}))
+            assert json.loads(await flooder.recv())["type"] == "joined"
+            with contextlib.suppress(ConnectionClosed):   # closed at some point of the flood
+                for _ in range(2000):
+                    await flooder.send("x" * 2000)
+            replies = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    replies.append(json.loads(await flooder.recv()))
+            return replies, closed.value.rcvd
+        replies, close = run(main())
+    codes = [reply["code"] for reply in replies]
+    assert close.code == 1008 and close.reason.startswith("flood")
+    assert codes.count("too-big") <= 2 * serve.Limits().max_rate and codes.count("rate") == 1
+    lines = log.read_text().splitlines()
+    assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
+    assert len(lines) < 50
+
+
+def test_a_flood_of_requests_is_not_each_logged(tmp_path):
+    log = tmp_path / "serve.log"
+    with log.open("w") as stream, serve.spawn(root=tmp_path, stderr=stream, args=("--max-log-lines", "5")) as url:
+        for _ in range(30):
+            with socket.create_connection(address(url), timeout=10) as sock:
+                sock.sendall(b"GET /missing HTTP/1.1\r\n\r\n")
+                assert sock.recv(64).startswith(b"HTTP/1.1 404 ")
+    assert len(log.read_text().splitlines()) == 5
+
+
+def test_repeated_log_lines_are_throttled(capsys):
+    now = [0.0]
+    log = serve.Log(3, clock=lambda: now[0])
+    for n in range(10):
+        log("10.0.0.1", "404", f"404 number {n}")
+        log("10.0.0.2", "404", f"other address {n}")
+    log("10.0.0.1", "too-big", "another kind")
+    now[0] = 61.0
+    log("10.0.0.1", "404", "next minute")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "404 number 0", "other address 0", "404 number 1", "other address 1", "404 number 2", "other address 2",
+        "another kind",
+        "log: 7 more lines of kind 404 from 10.0.0.1 left out",
+        "log: 7 more lines of kind 404 from 10.0.0.2 left out",
+        "next minute",
+    ]
