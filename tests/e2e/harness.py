@@ -165,8 +165,8 @@ RTC_SPY = """
 LIVE_PCS = "() => window.__pcs.filter((pc) => pc.signalingState !== 'closed').length"
 
 
-def spied(people):
-    """A page from the ``people`` factory with `RTC_SPY` in it."""
-    page = people()
+def spied(people, *args):
+    """A page from the ``people`` factory (``args`` for it) with `RTC_SPY` in it."""
+    page = people(*args)
     page.context.add_init_script(RTC_SPY)
     return page
