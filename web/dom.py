@@ -82,7 +82,7 @@ class App(FriendsGlue):
         (a reload must not answer the same offer again) and only the host's pin stays."""
         fragment = fragment_params(str(js.window.location.hash or ""))
         if "offer" in fragment:
-            pin = f"#h={fragment['h']}" if "h" in fragment else ""
+            pin = "#" + "&".join(f"{name}={fragment[name]}" for name in ("h", "k") if name in fragment)
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search + pin)
         return fragment
 
@@ -401,7 +401,7 @@ class App(FriendsGlue):
         if isinstance(self.ctl, GuestController):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
-                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin,
+                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin, "key": self.ctl.key_pin,
                                                        "last": self.ctl.outgoing.last}))
             return
         if isinstance(self.ctl, HostController):

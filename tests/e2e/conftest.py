@@ -44,3 +44,23 @@ def network(browser, site):
 def page(network):
     """The watched page (see `network`)."""
     return network.page
+
+
+@pytest.fixture
+def people(browser, site):
+    """A factory of watched pages, one fresh browser context each; checked at teardown."""
+    made = []
+
+    def make(base=site, allow=()):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        watched = Network(context, base)
+        made.append((context, watched, allow))
+        return watched.page
+
+    yield make
+    problems = []
+    for context, watched, allow in made:
+        problems += [f"left the origin: {url}" for url in watched.outside()]
+        problems += [e for e in watched.errors if not any(a in e for a in allow)]
+        context.close()
+    assert not problems, "\n".join(problems)

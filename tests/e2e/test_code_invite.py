@@ -48,7 +48,7 @@ def code_invite(host: Page) -> str:
     link = host.get_by_test_id("code-invite-link")
     expect(link).to_be_visible(timeout=10_000)
     value = link.input_value()
-    assert "?table=" in value and re.search(r"#h=[\w-]{43}&offer=O1", value), value
+    assert "?table=" in value and re.search(r"#h=[\w-]{43}&k=[\w-]{43}&offer=O1", value), value
     return value
 
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from harness import Network, screenshot, wait_ready, with_query
+from harness import screenshot, wait_ready, with_query
 from playwright.sync_api import Page, expect
 
 import serve
@@ -29,26 +29,6 @@ ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="sele
               '[data-action="play"]:not([disabled])')
 
 
-@pytest.fixture
-def people(browser, site):
-    """A factory of watched pages, one fresh browser context each; checked at teardown."""
-    made = []
-
-    def make(base=site, allow=()):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        watched = Network(context, base)
-        made.append((context, watched, allow))
-        return watched.page
-
-    yield make
-    problems = []
-    for context, watched, allow in made:
-        problems += [f"left the origin: {url}" for url in watched.outside()]
-        problems += [e for e in watched.errors if not any(a in e for a in allow)]
-        context.close()
-    assert not problems, "\n".join(problems)
-
-
 def host_table(page: Page, base: str, players: int, name="Hana", target=61) -> str:
     page.goto(base + "?speed=instant")
     wait_ready(page)
@@ -58,7 +38,7 @@ def host_table(page: Page, base: str, players: int, name="Hana", target=61) -> s
     page.get_by_test_id("create-table").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
     invite = page.get_by_test_id("invite-link")
-    expect(invite).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}$"))   # the host's pin: see identity
+    expect(invite).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}&k=[\w-]{43}$"))   # the host's pins: web.net.identity
     return invite.input_value()
 
 

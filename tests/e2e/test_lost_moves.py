@@ -12,7 +12,7 @@ import pytest
 from game.engine import PLAYING
 from harness import spied
 from playwright.sync_api import Page, expect
-from test_friends import host_session, host_table, join, people, play, step  # noqa: F401
+from test_friends import host_session, host_table, join, play, step
 
 pytestmark = pytest.mark.e2e
 

@@ -18,7 +18,7 @@ import time
 import pytest
 from harness import LIVE_PCS, screenshot, spied, with_query
 from playwright.sync_api import expect
-from test_friends import check_scores, host_session, host_table, join, people, play, two_at_the_table  # noqa: F401
+from test_friends import host_session, host_table, join, play, two_at_the_table
 from websockets.sync.client import connect
 
 import serve

@@ -161,7 +161,7 @@ def test_invite_friends_pressed_before_python_opens_the_table(page, site):
     expect(page.get_by_test_id("create-table")).to_have_text(STARTING)
     expect(page.get_by_test_id("start-game")).to_have_text("Deal")
     release(page)
-    expect(page.get_by_test_id("invite-link")).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}$"))
+    expect(page.get_by_test_id("invite-link")).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}&k=[\w-]{43}$"))
     assert "?table=" in page.url
     expect(page.locator(".seat-row")).to_have_count(3)
     expect(page.locator(".seat-row").first).to_contain_text("Hostess")

@@ -30,14 +30,16 @@ from .guest import GuestController
 from .host import HostTable
 from .host_controller import HostController
 from ..session import clean_name
-from ..net.identity import NO_PIN, clean_pin
-from ..net.transport import (RELAY_DOWN, CodeGuestNet, GuestNet, HostNet, certificate_pin, forget_certificate,
-                             table_certificate)
+from ..net import relay_path
+from ..net.identity import NO_PIN, clean_pin, key_pin
+from ..net.keystore import forget_table, table_certificate, table_key_pair
+from ..net.transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet, certificate_pin
 
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same seat after a reload
 USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
 USED_KEPT = 50
+PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
 RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
 USED_INVITE = ("You have used this invite link already: each one connects one friend, once. "
                "Ask the host for a new invite link.")
@@ -80,9 +82,10 @@ class FriendsGlue:
         query = params.toString()
         js.window.history.replaceState(None, "", js.window.location.pathname + (f"?{query}" if query else ""))
 
-    def invite_link(self, room: str, pin: str) -> str:
+    def invite_link(self, room: str, pin: str, key_pin: str = "") -> str:
         location = js.window.location
-        return f"{location.origin}{location.pathname}?table={room}#h={pin}"
+        key = f"&k={key_pin}" if key_pin else ""
+        return f"{location.origin}{location.pathname}?table={room}#h={pin}{key}"
 
     def become_host(self, table: HostTable) -> None:
         ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
@@ -95,10 +98,15 @@ class FriendsGlue:
         """Load (or make) the table's certificate, then open the table to guests."""
         table = ctl.table
         certificate = await table_certificate(table.room)
+        pair, public = None, b""
+        if relay_path.available():   # the relay fallback needs WebCrypto (a secure context)
+            pair = await table_key_pair(table.room)
+            public = await relay_path.public_bytes(pair)
         if self.ctl is not ctl:      # the host left before the identity was ready
             return
         ctl.pin = certificate_pin(certificate)
-        ctl.invite = self.invite_link(table.room, ctl.pin)
+        ctl.key_pin = key_pin(public) if public else ""
+        ctl.invite = self.invite_link(table.room, ctl.pin, ctl.key_pin)
         ctl.link = ""
 
         def opened(conn):
@@ -121,11 +129,33 @@ class FriendsGlue:
             table.disconnect(conn)
             self.after_input()
 
-        self.net = HostNet(table.room, opened, message, closed, self.link_status, certificate)
+        self.net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
         self.net.start()
         self.paint()
+        asyncio.ensure_future(self._watch_paths(ctl))
 
-    def _open_table(self, room: str, offer: str | None = None, pin: str | None = None) -> None:
+    async def _watch_paths(self, ctl) -> None:
+        """Keep each seat's path and round trip fresh for the players list (host and guest)."""
+        while self.ctl is ctl and self.net is not None:
+            await asyncio.sleep(PATHS_EVERY)
+            net = self.net
+            if net is None:
+                return
+            if isinstance(ctl, HostController):
+                found = await net.paths()
+                paths = {ctl.table.seat_of[conn]: path for conn, path in found.items()
+                         if ctl.table.seat_of.get(conn) is not None}
+            else:
+                mine = await net.path() if isinstance(net, GuestNet) else None
+                paths = {ctl.seat: mine} if mine and ctl.seat is not None else {}
+            # Tens of milliseconds are enough to read, and spare a repaint for every jitter.
+            paths = {seat: (path, None if rtt is None else round(rtt, -1)) for seat, (path, rtt) in paths.items()}
+            if paths != ctl.paths and self.ctl is ctl:
+                ctl.paths = paths
+                self.paint()
+
+    def _open_table(self, room: str, offer: str | None = None, pin: str | None = None,
+                    key: str | None = None) -> None:
         text = js.window.localStorage.getItem(HOST_KEY)
         if text:
             try:
@@ -141,11 +171,12 @@ class FriendsGlue:
         mine = saved.get("room") == room
         token = saved.get("token") if mine else None
         pin = clean_pin(pin) or (clean_pin(saved.get("pin")) if mine else None)
+        key = clean_pin(key) or (clean_pin(saved.get("key")) if mine else None)
         name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
         last = saved.get("last") if mine and isinstance(saved.get("last"), int) else 0
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
                               clock=now_iso, ticker=time.monotonic, last=max(0, last))
-        ctl.pin = pin
+        ctl.pin, ctl.key_pin = pin, key
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
         if ctl.token:
@@ -163,9 +194,11 @@ class FriendsGlue:
                                     self.link_status, self.got_answer, pin)
             self._remember_invite(offer)
         else:
-            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status, pin)
+            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
+                                pin, key)
         self.net.start()
         asyncio.ensure_future(self._resend_loop(ctl))
+        asyncio.ensure_future(self._watch_paths(ctl))
 
     async def _resend_loop(self, ctl: GuestController) -> None:
         """While this guest's table is open: send again what the host has not acknowledged."""
@@ -180,7 +213,7 @@ class FriendsGlue:
         if self.net is not None:     # a new invite link pasted into this tab: start over
             net, self.net = self.net, None
             net.close()
-        self._open_table(room, fragment.get("offer") or None, fragment.get("h"))
+        self._open_table(room, fragment.get("offer") or None, fragment.get("h"), fragment.get("k"))
 
     def _used_invites(self) -> list:
         used = self._load_json(USED_KEY) or {}
@@ -203,7 +236,7 @@ class FriendsGlue:
         ctl.code_note = "Making the invite…"
         self.paint()
         code = await self.net.make_invite()
-        ctl.code_link = f"{self.invite_link(ctl.room, ctl.pin)}&offer={code}"
+        ctl.code_link = f"{self.invite_link(ctl.room, ctl.pin, ctl.key_pin)}&offer={code}"
         ctl.code_note = "Send this link to one friend, then paste the answer code they send back."
         self.paint()
 
@@ -289,7 +322,7 @@ class FriendsGlue:
         storage = js.window.localStorage
         if isinstance(self.ctl, HostController):
             storage.removeItem(HOST_KEY)
-            asyncio.ensure_future(forget_certificate(self.ctl.room))
+            asyncio.ensure_future(forget_table(self.ctl.room))
         else:
             storage.removeItem(GUEST_KEY)
         prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None

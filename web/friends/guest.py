@@ -46,6 +46,8 @@ class GuestController:
                  ticker=lambda: 0.0, last: int = 0):
         self.room, self.token = room, token
         self.pin: str | None = None       # the host's identity from the invite link (web.net.identity)
+        self.key_pin: str | None = None   # ... and its relay path key's (web.net.relay_path)
+        self.paths: dict[int, tuple] = {}   # {own seat: (path, round trip ms)}, set by the glue
         self.clock = clock                # () -> the time now, ISO 8601, for game records
         self.ticker = ticker              # () -> seconds, for sending unacknowledged messages again
         self.outgoing = Outgoing(last)    # moves and chat lines until the host acknowledges them

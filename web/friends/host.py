@@ -13,7 +13,7 @@ own history (a rematch deals from a fresh seed).
 >>> table.connect("peer-1"); table.receive("peer-1", protocol.hello("Bob", None))
 True
 >>> [parse(text, "host").type for conn, text in table.take_outbox()]
-['welcome', 'chat', 'chat', 'table']
+['table', 'welcome', 'chat', 'chat', 'table']
 >>> table.start(); table.session.names
 ['Ann', 'Bob']
 """
@@ -106,8 +106,11 @@ class HostTable:
     # -- guests' messages --
 
     def connect(self, conn) -> None:
+        """A new channel: it hears the table at once, so a guest on another protocol version
+        learns it from the host (over the verified channel) before it even sits down."""
         self.seat_of[conn] = None
         self.flows[conn] = Flow()
+        self.send(conn, self.table_message())
 
     def disconnect(self, conn) -> None:
         self.flows.pop(conn, None)
@@ -325,9 +328,12 @@ class HostTable:
             if state.phase == OVER:     # the game is history now: its recipe is the guest's too
                 self.send(conn, protocol.record(state.config, state.seed, state.actions, self.session.names))
 
+    def table_message(self) -> str:
+        return protocol.table(self.players, self.target, self.started,
+                              [self.seat_json(seat) for seat in range(self.players)])
+
     def send_table(self) -> None:
-        self.broadcast(protocol.table(self.players, self.target, self.started,
-                                      [self.seat_json(seat) for seat in range(self.players)]))
+        self.broadcast(self.table_message())
 
     def broadcast(self, text: str) -> None:
         for conn, seat in self.seat_of.items():

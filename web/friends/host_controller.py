@@ -28,6 +28,8 @@ class HostController(Controller):
         self.link = ""       # the relay's state in words, set by the glue
         self.invite = ""     # the invite link, set by the glue
         self.pin = ""        # the table's identity in the invite link (web.net.identity), set by the glue
+        self.key_pin = ""    # ... and its relay path key's (web.net.relay_path)
+        self.paths: dict[int, tuple] = {}   # seat -> (path, round trip ms) of each guest, set by the glue
         self.relay_down = False   # no relay answers: friends need a code invite (set by the glue)
         self.code_link = ""       # the latest code invite's link (offer inside), set by the glue
         self.code_note = ""       # how the latest code invite is going, in words

@@ -52,7 +52,23 @@ def seat_tag(ctl, seat: int, info: dict) -> str:
         parts.append(f"a {info['stand_in']} bot plays for now")
     if info["kind"] in ("person", "host") and not info["online"]:
         parts.append("away")
+    path = getattr(ctl, "paths", {}).get(seat)
+    if path and info["online"]:
+        parts.append(path_words(*path))
     return ", ".join(parts)
+
+
+PATH_WORDS = {"direct": "direct", "TURN": "via TURN", "relay": "through the relay"}
+
+
+def path_words(path: str, rtt_ms: float | None) -> str:
+    """How a seat reaches the host, for the lobby and the players list.
+
+    >>> path_words("direct", 12.4), path_words("relay", None)
+    ('direct, 12 ms', 'through the relay')
+    """
+    words = PATH_WORDS.get(path, path)
+    return f"{words}, {rtt_ms:.0f} ms" if rtt_ms is not None else words
 
 
 def seat_controls(ctl, seat: int, info: dict, started: bool) -> str:

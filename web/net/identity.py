@@ -18,6 +18,7 @@ whose fingerprint is the pinned one can reach no one but the host. Pure Python.
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 
 ALGORITHM = "sha-256"
@@ -26,6 +27,8 @@ PIN = re.compile(r"[A-Za-z0-9_-]{43}")
 FINGERPRINT_LINE = re.compile(r"^a=fingerprint:(\S+) ([0-9A-Fa-f:]+)\s*$", re.MULTILINE)
 WRONG_HOST = ("Refused a connection that did not come from this table's host: its key does not match "
               "your invite link. Someone else may be trying to pose as the host.")
+WRONG_KEY = ("Refused a connection through the relay that did not come from this table's host: its key "
+             "does not match your invite link.")
 NO_PIN = ("This invite link is incomplete: the part after “#” (the host's key) is missing. "
           "Ask the host to send the link again, whole.")
 
@@ -80,6 +83,17 @@ def offer_matches(sdp: str, pin: str) -> bool:
         except ValueError:
             return False
     return True
+
+
+def key_pin(public_key: bytes) -> str:
+    """The pin of the host's key for the relay fallback (`web.net.relay_path`): SHA-256 of its
+    raw public key, link-safe. Only the real host holds the private half, so a guest that finds
+    the pin of the key it is sent in its invite link talks, through the relay too, to no one else.
+
+    >>> key_pin(b"\\x04" + bytes(64))
+    'We8aWgDzWxpyLaVspwtSpyHzOZhjTU-kJZMB8XD3tr0'
+    """
+    return base64.urlsafe_b64encode(hashlib.sha256(public_key).digest()).decode("ascii").rstrip("=")
 
 
 def fragment_params(fragment: str) -> dict[str, str]:

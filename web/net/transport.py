@@ -27,12 +27,13 @@ import json
 import secrets
 
 import js
-from pyodide.ffi import create_once_callable, create_proxy, to_js
+from pyodide.ffi import create_proxy, to_js
 
 from game.errors import ParseError
 
-from . import identity, signal_code
+from . import frames, identity, relay_path, signal_code
 from .offers import OfferBook
+from .relay_path import Pace, SealedLink, b64, unb64
 from .signal_code import RELAY_DOWN
 from ..friends.protocol import VERSION
 
@@ -41,6 +42,18 @@ RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
 CONNECT_WAIT = 10.0        # ... but not while the channel of its last answer may still open
 STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
+FALLBACK_AFTER = 6.0       # seconds without a direct path before a guest tries the relay path
+DIRECT_RETRY = 15.0        # on the relay path, a guest still asks for a direct one this often
+MAX_SEALED = 8             # relay paths a host keeps at once (a room holds 8 members)
+SEAL_EVERY = 3.0           # seconds a member must wait between two relay path requests
+# Well-known public STUN servers, used only once a table with friends (or a device link) opens
+# a connection: they learn this browser's public address, nothing else. The page's
+# <meta name="cribbage-ice-servers"> replaces them ("[]": none).
+DEFAULT_ICE = [{"urls": ["stun:stun.l.google.com:19302", "stun:stun.cloudflare.com:3478"]}]
+relay_turn: list = []      # short-lived TURN servers the relay handed out (serve.py --turn-url)
+FALLING_BACK = "No direct connection to the host yet: connecting through the relay instead…"
+NO_FALLBACK = ("No direct connection to the host, and this page cannot use the relay instead: it needs a "
+               "secure address (https). Ask the host to serve the game over https or to set up a TURN server.")
 STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
          "the page. Still trying…")
 
@@ -57,68 +70,32 @@ def relay_url() -> str:
 
 
 def ice_servers() -> list:
-    """STUN/TURN servers from <meta name="cribbage-ice-servers" content='[...]'> (none by default)."""
+    """STUN/TURN servers: the page's <meta name="cribbage-ice-servers" content='[...]'>, or
+    `DEFAULT_ICE` when it is missing or says "default"; then the relay's TURN servers."""
     meta = js.document.querySelector('meta[name="cribbage-ice-servers"]')
-    try:
-        servers = json.loads(meta.getAttribute("content") or "[]") if meta else []
-    except ValueError:
+    text = (meta.getAttribute("content") or "").strip() if meta else ""
+    if text in ("", "default"):
+        servers = DEFAULT_ICE
+    else:
+        try:
+            servers = json.loads(text)
+        except ValueError:
+            js.console.warn("cribbage-ice-servers is not JSON: using no STUN or TURN server")
+            servers = []
+    return (servers if isinstance(servers, list) else []) + relay_turn
+
+
+def _turn_servers(reply: dict) -> list:
+    """The relay's ``ice`` reply's servers, if they look like RTCIceServer entries."""
+    servers = reply.get("iceServers")
+    if not isinstance(servers, list):
         return []
-    return servers if isinstance(servers, list) else []
+    return [s for s in servers if isinstance(s, dict) and isinstance(s.get("urls"), (str, list))
+            and isinstance(s.get("username"), str) and isinstance(s.get("credential"), str)][:4]
 
 
 def _js(value):
     return to_js(value, dict_converter=js.Object.fromEntries)
-
-
-IDENTITY_DB, IDENTITY_STORE = "cribbage-identity", "certificates"
-FRESH_FOR_MS = 7 * 24 * 3600 * 1000     # a certificate this close to expiring is replaced
-
-
-async def _idb(request):
-    """Await one IndexedDB request; its result, or an exception when it fails."""
-    done = asyncio.get_event_loop().create_future()
-
-    def succeeded(_event):
-        if not done.done():
-            done.set_result(request.result)
-
-    def failed(_event):
-        if not done.done():
-            done.set_exception(RuntimeError(str(request.error)))
-    request.onsuccess = create_once_callable(succeeded)
-    request.onerror = create_once_callable(failed)
-    if hasattr(request, "onupgradeneeded"):
-        request.onupgradeneeded = create_once_callable(
-            lambda _event: request.result.createObjectStore(IDENTITY_STORE))
-    return await done
-
-
-async def table_certificate(room: str):
-    """The DTLS certificate this browser uses for hosting ``room``: kept in IndexedDB, so a
-    reload presents the same identity; made (ECDSA P-256) the first time. Without IndexedDB
-    (some private windows) it lives as long as the page, and the invite link with it."""
-    async def made():
-        return await js.RTCPeerConnection.generateCertificate(_js({"name": "ECDSA", "namedCurve": "P-256"}))
-    try:
-        db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
-        stored = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(room))
-        if stored is not None and stored.expires > js.Date.now() + FRESH_FOR_MS:
-            return stored
-        certificate = await made()
-        await _idb(db.transaction(IDENTITY_STORE, "readwrite").objectStore(IDENTITY_STORE).put(certificate, room))
-        return certificate
-    except Exception as failed:   # no IndexedDB here: an identity for this page's life
-        js.console.warn(f"the table's identity cannot be kept: {failed}")
-        return await made()
-
-
-async def forget_certificate(room: str) -> None:
-    """Drop ``room``'s certificate (the host closed the table)."""
-    try:
-        db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
-        await _idb(db.transaction(IDENTITY_STORE, "readwrite").objectStore(IDENTITY_STORE).delete(room))
-    except Exception as failed:
-        js.console.warn(f"the table's identity could not be removed: {failed}")
 
 
 def certificate_pin(certificate) -> str:
@@ -158,6 +135,8 @@ class Signal:
         self.closed = False
         self.delay = 0.5
         self.joined = False
+        self.pace = Pace()             # sealed pieces stay under the relay's rate
+        self.on_lost = None            # called when a joined socket closes (relay paths die with it)
 
     def open(self) -> None:
         self.listeners.clear()
@@ -184,7 +163,14 @@ class Signal:
         if kind == "joined":
             self.joined = True
             self.on_status("")
+            if message.get("ice") is True:      # the relay mints TURN credentials: ask for some
+                self.socket.send(json.dumps({"type": "ice"}))
             self.on_joined(message.get("peers", []))
+        elif kind == "ice":
+            relay_turn[:] = _turn_servers(message)
+            ttl = message.get("ttl")
+            if relay_turn and isinstance(ttl, (int, float)) and ttl >= 60:
+                asyncio.ensure_future(self._refresh_ice(ttl / 2))
         elif kind == "from":
             try:
                 payload = json.loads(message.get("data", ""))
@@ -199,8 +185,15 @@ class Signal:
             if message.get("code") in ("room-full", "too-many-rooms", "bad-room"):
                 self.on_status(f"The relay refused this table: {message.get('reason')}")
 
+    async def _refresh_ice(self, after: float) -> None:
+        await asyncio.sleep(after)
+        if self.joined and not self.closed:
+            self.socket.send(json.dumps({"type": "ice"}))
+
     def _closed(self, _event) -> None:
         was_joined, self.joined = self.joined, False
+        if was_joined and self.on_lost is not None:
+            self.on_lost()
         if self.closed:
             return
         self.on_status("" if was_joined else RELAY_DOWN)   # never got in: no relay there
@@ -299,31 +292,67 @@ class Peer:
         self.open = False
 
 
+async def peer_path(peer: Peer) -> tuple[str, float | None]:
+    """A direct connection's path from its selected ICE candidate pair: ``"TURN"`` when either
+    end is a relay candidate, else ``"direct"``; and its round trip in ms."""
+    try:
+        stats = await peer.pc.getStats()
+        reports = {report.id: report for report in stats.values()}
+        for report in reports.values():
+            if report.type == "transport" and getattr(report, "selectedCandidatePairId", None):
+                pair = reports.get(report.selectedCandidatePairId)
+                local = reports.get(pair.localCandidateId)
+                remote = reports.get(pair.remoteCandidateId)
+                relayed = "relay" in (getattr(local, "candidateType", ""), getattr(remote, "candidateType", ""))
+                rtt = getattr(pair, "currentRoundTripTime", None)
+                return ("TURN" if relayed else "direct", None if rtt is None else float(rtt) * 1000)
+    except Exception as failed:
+        js.console.warn(f"no connection stats: {failed}")
+    return ("direct", None)
+
+
 class HostNet:
     """The host's side: answers guests' requests with offers, one data channel per guest.
     Calls ``on_open(conn)``, ``on_message(conn, text)``, ``on_close(conn)``; ``conn`` is a
     fresh id per channel."""
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status, certificate=None):
+    def __init__(self, room: str, on_open, on_message, on_close, on_status, certificate=None,
+                 key_pair=None, key_public: bytes = b""):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
+        self.room = room
         self.certificate = certificate      # the table's identity; None: one per connection
+        self.key_pair, self.key_public = key_pair, key_public    # the relay path's (web.net.relay_path)
         self.peers: dict[str, Peer] = {}    # relay id -> peer
-        self.conns: dict[str, Peer] = {}    # conn -> peer
+        self.conns: dict = {}               # conn -> Peer or SealedLink
+        self.sealed: dict[str, SealedLink] = {}   # relay id -> its relay path
+        self.sealed_asked: dict[str, float] = {}  # relay id -> when it last asked for one
         self.count = 0
         self.book = OfferBook()
         self.invite: tuple[int, Peer] | None = None    # the code invite waiting for its answer
         self.signal = Signal(room, self._joined, self._from, self._left, on_status)
+        self.signal.on_lost = self._relay_lost
+        self.closed = False
 
     def start(self) -> None:
         self.signal.open()
+        asyncio.ensure_future(self._ping_loop())
 
     def _joined(self, _peers) -> None:
         self.signal.send(None, {"kind": "host-here", "v": VERSION})
 
     def _left(self, relay_id) -> None:
-        # A guest's open channel outlives its relay connection; an offer still pending does not.
+        # A guest's open channel outlives its relay connection; an offer still pending, or a
+        # relay path, does not.
         self.book.forget(relay_id)
         self._drop_pending(relay_id)
+        link = self.sealed.pop(relay_id, None)
+        if link is not None:
+            link.close()
+
+    def _relay_lost(self) -> None:
+        for link in list(self.sealed.values()):
+            link.close()
+        self.sealed.clear()
 
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
@@ -338,6 +367,75 @@ class HostNet:
                 asyncio.ensure_future(self._offer(sender))
         elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
             asyncio.ensure_future(self._answer(self.peers[sender], payload["sdp"]))
+        elif kind == "seal-hello":
+            self._seal_asked(sender, payload.get("pub"))
+        elif kind in ("sealed", "seal-bye", "seal-pong") and sender in self.sealed:
+            link = self.sealed[sender]
+            if kind == "sealed":
+                link.receive(payload)
+            elif kind == "seal-bye":
+                del self.sealed[sender]
+                link.close()
+            elif isinstance(payload.get("t"), (int, float)):
+                link.pinged(payload["t"])
+
+    # -- the relay path (web.net.relay_path) --
+
+    def _seal_asked(self, member, pub) -> None:
+        """A guest with no direct path asks for the relay path: at most one per member, one
+        request per `SEAL_EVERY`, `MAX_SEALED` in all."""
+        now = asyncio.get_event_loop().time()
+        if self.key_pair is None or not relay_path.available() or now - self.sealed_asked.get(member, -99) < SEAL_EVERY:
+            return
+        self.sealed_asked[member] = now
+        old = self.sealed.pop(member, None)
+        if old is not None:
+            old.close()
+        if len(self.sealed) >= MAX_SEALED:
+            return
+        try:
+            theirs = unb64(pub)
+        except (ValueError, frames.FrameError):
+            return
+        if len(theirs) == 65:
+            asyncio.ensure_future(self._seal(member, theirs))
+
+    async def _seal(self, member, theirs: bytes) -> None:
+        try:
+            key = await relay_path.shared_key(self.key_pair, self.key_public, theirs, self.room, guest_first=False)
+        except Exception:       # not a point on the curve
+            return
+        if self.closed or member in self.sealed:
+            return
+        self.count += 1
+        conn = f"c{self.count}"
+        link = SealedLink(self.signal.send, self.signal.pace, member, key, frames.HOST_TO_GUEST,
+                          lambda text: self.on_message(conn, text), lambda: self._closed(conn))
+        self.conns[conn] = link
+        self.sealed[member] = link
+        self.signal.send(member, {"kind": "seal-ready", "pub": b64(self.key_public)})
+        self.on_open(conn)
+
+    async def _ping_loop(self) -> None:
+        """Measure each relay path's round trip (a direct one reports its own in getStats)."""
+        while not self.closed:
+            await asyncio.sleep(relay_path.PING_EVERY)
+            now = asyncio.get_event_loop().time()
+            for member in list(self.sealed):
+                self.signal.send(member, {"kind": "seal-ping", "t": now})
+
+    async def paths(self) -> dict:
+        """``conn -> (path, round trip in ms or None)`` for every open connection; the path is
+        ``"direct"``, ``"TURN"`` or ``"relay"``."""
+        found = {}
+        for conn, link in list(self.conns.items()):
+            if not link.open:
+                continue
+            if isinstance(link, SealedLink):
+                found[conn] = ("relay", link.rtt_ms)
+            else:
+                found[conn] = await peer_path(link)
+        return found
 
     def _drop_pending(self, relay_id) -> None:
         peer = self.peers.get(relay_id)
@@ -422,6 +520,9 @@ class HostNet:
             if known is peer:
                 del self.peers[relay_id]
                 self.book.forget(str(relay_id))
+        for relay_id, known in list(self.sealed.items()):
+            if known is peer:
+                del self.sealed[relay_id]
         peer.close()
         self.on_close(conn)
 
@@ -431,11 +532,13 @@ class HostNet:
             peer.send(text)
 
     def close(self) -> None:
+        self.closed = True
         self.signal.close()
-        for peer in self.conns.values():
+        for peer in list(self.conns.values()):
             peer.close()
         self.conns.clear()
         self.peers.clear()
+        self.sealed.clear()
 
 
 class GuestSide:
@@ -461,18 +564,55 @@ class GuestSide:
 class GuestNet(GuestSide):
     """A guest's side: asks the room for an offer until a channel to the host is open. With a
     ``pin`` (a table's invite link) only offers made with the host's certificate are taken;
-    without one (linking a device, where the code is the secret) any member's offer is."""
+    without one (linking a device, where the code is the secret) any member's offer is.
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None):
+    With a ``key_pin`` too, a guest that has no direct path after `FALLBACK_AFTER` seconds
+    asks the host for the relay path (`web.net.relay_path`), and keeps asking for a direct
+    one now and then: the first that opens carries the table, and a direct path replaces
+    the relay path as soon as it opens."""
+
+    def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None,
+                 key_pin: str | None = None):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
-        self.pin = pin
+        self.room, self.pin, self.key_pin = room, pin, key_pin
         self.refusals = 0                   # offers refused for a wrong identity
         self.peer: Peer | None = None
+        self.sealed: SealedLink | None = None
+        self.sealing = None                 # (key pair, public bytes) of the relay path asked for
+        self.sealing_at = -99.0
         self.host_id = None
         self.closed = False
         self.since = None
         self.answered_at = 0.0
+        self.direct_asked = 0.0
+        self.host_seen = False              # the host is in the room (it said so, or offered)
         self.signal = Signal(room, self._joined, self._from, self._left, self._relay_status)
+        self.signal.on_lost = self._relay_lost
+
+    @property
+    def direct(self) -> bool:
+        return self.peer is not None and self.peer.open
+
+    @property
+    def connected(self) -> bool:
+        return self.direct or (self.sealed is not None and self.sealed.open)
+
+    def send(self, text: str) -> bool:
+        if self.direct:
+            self.peer.send(text)
+        elif self.sealed is not None and self.sealed.open:
+            self.sealed.send(text)
+        else:
+            return False
+        return True
+
+    async def path(self) -> tuple[str, float | None] | None:
+        """How this guest reaches the host now: ("direct" / "TURN" / "relay", round trip ms)."""
+        if self.direct:
+            return await peer_path(self.peer)
+        if self.sealed is not None and self.sealed.open:
+            return ("relay", self.sealed.rtt_ms)
+        return None
 
     def start(self) -> None:
         self.signal.open()
@@ -487,37 +627,123 @@ class GuestNet(GuestSide):
             return
         if not peers:
             self.on_status(STALE)
+        self._ask_direct()
+
+    def _ask_direct(self) -> None:
+        self.direct_asked = asyncio.get_event_loop().time()
         self.signal.send(None, {"kind": "want-offer", "v": VERSION})
 
     def _left(self, relay_id) -> None:
-        pass
+        if self.sealed is not None and relay_id == self.sealed.to:
+            self.sealed.close()
+
+    def _relay_lost(self) -> None:
+        if self.sealed is not None:
+            self.sealed.close()
 
     async def _ask_loop(self) -> None:
         loop = asyncio.get_event_loop()
         self.since = loop.time()
         while not self.closed:
             await asyncio.sleep(ASK_EVERY)
-            if self.connected:
-                self.since = loop.time()
+            now = loop.time()
+            if self.direct:
+                self.since = now
+                continue
+            if self.connected:      # on the relay path: a direct one is still better
+                self.since = now
+                if self.signal.joined and now - self.direct_asked > DIRECT_RETRY:
+                    self._ask_direct()
                 continue
             # Asking again while an answered offer is still connecting would make the host
             # replace that connection (and drop what was sent on it): give it time first.
-            pending = self.peer is not None and loop.time() - self.answered_at < CONNECT_WAIT
+            pending = self.peer is not None and now - self.answered_at < CONNECT_WAIT
             if self.signal.joined and not pending:
-                self.signal.send(None, {"kind": "want-offer", "v": VERSION})
-            if self.signal.joined and loop.time() - self.since > STALE_AFTER:
+                self._ask_direct()
+            late = now - self.since > FALLBACK_AFTER
+            if self.signal.joined and self.host_seen and late and now - self.sealing_at > 2 * FALLBACK_AFTER:
+                self.sealing_at = now
+                asyncio.ensure_future(self._ask_sealed())
+            if self.signal.joined and not self.host_seen and now - self.since > STALE_AFTER:
                 self.on_status(STALE)
+
+    async def _ask_sealed(self) -> None:
+        """Ask the host for the relay path, with a fresh key pair."""
+        if self.key_pin is None:
+            return
+        if not relay_path.available():
+            self.on_status(NO_FALLBACK)
+            return
+        self.on_status(FALLING_BACK)
+        pair = await relay_path.new_key_pair()
+        public = await relay_path.public_bytes(pair)
+        self.sealing = (pair, public)
+        self.signal.send(None, {"kind": "seal-hello", "pub": b64(public)})
 
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
-        if kind == "host-here" and not self.connected:
-            self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
-        elif kind == "offer" and not self.connected and isinstance(payload.get("sdp"), str):
+        if kind in ("host-here", "offer", "seal-ready"):
+            self.host_seen = True
+        if kind == "host-here":
+            if self.sealed is not None and sender != self.sealed.to:   # the host came back
+                self.sealed.close()
+            if not self.direct:
+                self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
+        elif kind == "offer" and not self.direct and isinstance(payload.get("sdp"), str):
             if self.pin is not None and not identity.offer_matches(payload["sdp"], self.pin):
                 self.refusals += 1
                 self.on_status(identity.WRONG_HOST)
                 return
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
+        elif kind == "seal-ready" and self.sealing is not None and not self.connected:
+            self._sealed_ready(sender, payload.get("pub"))
+        elif self.sealed is not None and sender == self.sealed.to:
+            if kind == "sealed":
+                self.sealed.receive(payload)
+            elif kind == "seal-bye":
+                self.sealed.close()
+            elif kind == "seal-ping":
+                self.signal.send(sender, {"kind": "seal-pong", "t": payload.get("t")})
+
+    def _sealed_ready(self, sender, pub) -> None:
+        try:
+            theirs = unb64(pub)
+        except (ValueError, frames.FrameError):
+            return
+        if identity.key_pin(theirs) != self.key_pin:
+            self.refusals += 1
+            self.on_status(identity.WRONG_KEY)
+            return
+        pair, public = self.sealing
+        self.sealing = None
+        asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs))
+
+    async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes) -> None:
+        key = await relay_path.shared_key(pair, public, theirs, self.room, guest_first=True)
+        if self.connected or self.closed:
+            return
+        started = self.sealing_at
+        link = SealedLink(self.signal.send, self.signal.pace, sender, key, frames.GUEST_TO_HOST,
+                          self.on_message, lambda: self._sealed_closed(link))
+        link.rtt_ms = (asyncio.get_event_loop().time() - started) * 1000 / 2   # until the first ping
+        self.sealed = link
+        self.host_id = sender
+        self._opened()
+
+    def _sealed_closed(self, link: SealedLink) -> None:
+        if link is not self.sealed:
+            return
+        self.sealed = None
+        self.since = asyncio.get_event_loop().time()
+        if not self.direct:
+            self.on_close()
+
+    def _direct_opened(self) -> None:
+        """A direct channel opened: it replaces the relay path, if that was in use."""
+        if self.sealed is not None:
+            link, self.sealed = self.sealed, None
+            link.close()
+        self._opened()
 
     async def _answer(self, sender, sdp: str) -> None:
         if self.peer is not None:
@@ -525,7 +751,7 @@ class GuestNet(GuestSide):
         peer = self.peer = Peer()
         self.host_id = sender
         self.answered_at = asyncio.get_event_loop().time()
-        answer = await _answer_offer(peer, sdp, self._opened, self.on_message, lambda: self._closed(peer))
+        answer = await _answer_offer(peer, sdp, self._direct_opened, self.on_message, lambda: self._closed(peer))
         if self.peer is peer:
             self.signal.send(sender, {"kind": "answer", "sdp": answer})
 
@@ -534,13 +760,17 @@ class GuestNet(GuestSide):
             return
         self.peer = None
         peer.close()
+        if self.sealed is not None and self.sealed.open:
+            return          # only a direct attempt failed; the relay path carries on
         self.since = asyncio.get_event_loop().time()
         self.on_close()
         if self.signal.joined:
-            self.signal.send(None, {"kind": "want-offer", "v": VERSION})
+            self._ask_direct()
 
     def close(self) -> None:
         self.closed = True
+        if self.sealed is not None:
+            self.sealed.close()
         self.signal.close()
         if self.peer is not None:
             self.peer.close()

@@ -1,0 +1,194 @@
+"""The relay fallback in the browser: a guest and the host talk through the relay's WebSocket,
+sealed end to end with WebCrypto, when no WebRTC path connects them. One of the few modules
+allowed to touch the FFI; the framing is `web.net.frames`'s, the pins `web.net.identity`'s.
+
+The key: the guest makes a fresh ECDH key pair (P-256) and sends its public half
+(``seal-hello``); the host answers with the public half of its table's own pair
+(``seal-ready``), whose SHA-256 the invite link pins (``k``), so an impostor's answer is
+refused. Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH secret, the
+room and both public keys. The relay forwards base64 ciphertext it cannot read or forge:
+every piece is bound to its direction and number (`frames.associated`).
+
+A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
+``close``), so the host's table and the guest's screen cannot tell which path carries them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+
+import js
+from pyodide.ffi import to_js
+
+from . import frames
+
+ECDH = {"name": "ECDH", "namedCurve": "P-256"}
+INFO = b"cribbage sealed v1"
+INBOX = 256            # pieces waiting to be opened; more is a flood, and the link is dropped
+PING_EVERY = 5.0       # seconds between round-trip measurements on an open link
+
+
+def _js(value):
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+def _bytes(data: bytes):
+    return to_js(data)            # a Uint8Array
+
+
+def _py(buffer) -> bytes:
+    return js.Uint8Array.new(buffer).to_bytes()
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text) -> bytes:
+    if not isinstance(text, str) or len(text) > 4 * frames.PIECE:
+        raise frames.FrameError("a piece is base64 text")
+    return base64.b64decode(text, validate=True)
+
+
+def available() -> bool:
+    """WebCrypto exists only in a secure context (https, or this machine)."""
+    return bool(getattr(js.window, "isSecureContext", False)) and getattr(js.crypto, "subtle", None) is not None
+
+
+async def new_key_pair():
+    return await js.crypto.subtle.generateKey(_js(ECDH), False, _js(["deriveBits"]))
+
+
+async def public_bytes(pair) -> bytes:
+    return _py(await js.crypto.subtle.exportKey("raw", pair.publicKey))
+
+
+async def shared_key(pair, mine: bytes, theirs: bytes, room: str, guest_first: bool):
+    """The AES-GCM key both sides derive; ``guest_first`` orders the public keys the same way
+    on both sides (the guest's, then the host's)."""
+    subtle = js.crypto.subtle
+    other = await subtle.importKey("raw", _bytes(theirs), _js(ECDH), False, _js([]))
+    bits = await subtle.deriveBits(_js({"name": "ECDH", "public": other}), pair.privateKey, 256)
+    base = await subtle.importKey("raw", bits, "HKDF", False, _js(["deriveKey"]))
+    keys = mine + theirs if guest_first else theirs + mine
+    params = _js({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
+                  "info": _bytes(INFO + keys)})
+    return await subtle.deriveKey(params, base, _js({"name": "AES-GCM", "length": 256}), False,
+                                  _js(["encrypt", "decrypt"]))
+
+
+class Pace:
+    """Paces one relay socket's sealed pieces under the relay's per-member rate."""
+
+    def __init__(self, rate: float = 12.0, burst: float = 24.0):
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, None
+
+    async def wait(self) -> None:
+        loop = asyncio.get_event_loop()
+        while True:
+            now = loop.time()
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate) if self.at else self.tokens
+            self.at = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+
+
+class SealedLink:
+    """One guest's messages with the host through the relay. ``send(to, payload)`` is the
+    relay socket's; ``outward`` is the direction this side sends in."""
+
+    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close):
+        self.relay_send, self.pace, self.to, self.key = send, pace, to, key
+        self.outward = outward
+        self.inward = frames.GUEST_TO_HOST if outward == frames.HOST_TO_GUEST else frames.HOST_TO_GUEST
+        self.on_message, self.on_close = on_message, on_close
+        self.sent = 0
+        self.joiner = frames.Joiner()
+        self.buffer: list[str] = []
+        self.pumping = False
+        self.inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX)
+        self.open, self.ended = True, False
+        self.rtt_ms: float | None = None
+        self.reader = asyncio.ensure_future(self._read())
+
+    # -- sending --
+
+    def send(self, text: str) -> None:
+        if not self.open:
+            return
+        self.buffer.append(text)
+        if not self.pumping:
+            self.pumping = True
+            asyncio.ensure_future(self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            while self.buffer and self.open:
+                await asyncio.sleep(0)              # whatever else is sent now joins this batch
+                texts, self.buffer = self.buffer, []
+                for piece, more in frames.cut(frames.batch(texts)):
+                    await self.pace.wait()
+                    self.sent += 1
+                    iv = secrets.token_bytes(12)
+                    sealed = _py(await js.crypto.subtle.encrypt(
+                        _js({"name": "AES-GCM", "iv": _bytes(iv),
+                             "additionalData": _bytes(frames.associated(self.outward, self.sent))}),
+                        self.key, _bytes(piece)))
+                    if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
+                                                                      "iv": b64(iv), "data": b64(sealed)}):
+                        return self.fail("the relay did not take a piece")
+        except Exception as failed:
+            self.fail(f"sealing failed: {failed}")
+        finally:
+            self.pumping = False
+
+    # -- receiving --
+
+    def receive(self, payload: dict) -> None:
+        """A ``sealed`` payload from ``to``; opened in order by `_read`."""
+        if not self.open:
+            return
+        try:
+            self.inbox.put_nowait(payload)
+        except asyncio.QueueFull:
+            self.fail("too many pieces at once")
+
+    async def _read(self) -> None:
+        while self.open:
+            payload = await self.inbox.get()
+            try:
+                n = payload.get("n")
+                self.joiner.check(n)
+                iv, data = unb64(payload.get("iv")), unb64(payload.get("data"))
+                plain = _py(await js.crypto.subtle.decrypt(
+                    _js({"name": "AES-GCM", "iv": _bytes(iv),
+                         "additionalData": _bytes(frames.associated(self.inward, n))}),
+                    self.key, _bytes(data)))
+                texts = self.joiner.add(n, plain, payload.get("more") is True)
+            except Exception as refused:      # forged, replayed, reordered or damaged: drop the link
+                return self.fail(f"a piece did not open: {refused}")
+            for text in texts or ():
+                if self.open:
+                    self.on_message(text)
+
+    # -- the round trip, and the end --
+
+    def pinged(self, sent_at: float) -> None:
+        self.rtt_ms = (asyncio.get_event_loop().time() - sent_at) * 1000
+
+    def fail(self, reason: str) -> None:
+        if self.open:
+            js.console.warn(f"relay path closed: {reason}")
+            self.close()
+
+    def close(self) -> None:
+        if self.ended:
+            return
+        self.open, self.ended = False, True
+        self.reader.cancel()
+        self.relay_send(self.to, {"kind": "seal-bye"})
+        self.on_close()
