@@ -49,6 +49,14 @@ CODE_LOST = ("Lost the connection to the host. Without a relay there is no recon
              "itself: ask the host for a new invite link (your seat is kept).")
 
 
+def rounded_ms(rtt: float | None) -> int | None:
+    """A round trip as players read it: whole ms when small, tens of ms above (sparing a repaint
+    for every jitter)."""
+    if rtt is None:
+        return None
+    return max(1, round(rtt)) if rtt < 20 else int(round(rtt, -1))
+
+
 class FriendsGlue:
     """Hosting, joining and leaving tables with friends, for `web.dom.App`."""
 
@@ -148,8 +156,7 @@ class FriendsGlue:
             else:
                 mine = await net.path() if isinstance(net, GuestNet) else None
                 paths = {ctl.seat: mine} if mine and ctl.seat is not None else {}
-            # Tens of milliseconds are enough to read, and spare a repaint for every jitter.
-            paths = {seat: (path, None if rtt is None else round(rtt, -1)) for seat, (path, rtt) in paths.items()}
+            paths = {seat: (path, rounded_ms(rtt)) for seat, (path, rtt) in paths.items()}
             if paths != ctl.paths and self.ctl is ctl:
                 ctl.paths = paths
                 self.paint()
