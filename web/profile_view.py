@@ -13,7 +13,7 @@ from html import escape
 from .device_link import LINK_MINUTES, LinkState
 from .profile import PREFERENCES, Profile
 from .records import GameRecord
-from .render import card_face, cards_row
+from .table.cards import card_face, cards_row
 from .replay import replay_hands
 from .stats import Stats, compute, histogram_svg, results_svg
 
