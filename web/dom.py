@@ -28,6 +28,7 @@ from .profile import Profile
 from .profile_screens import ProfileScreens
 from .render import render
 from .session import Session
+from .table.cards import sprite as card_sprite
 from .transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
@@ -58,6 +59,8 @@ class App(FriendsGlue):
     # -- set-up and teardown --
 
     def mount(self) -> None:
+        if not self.document.querySelector(".card-sprite"):   # the cards' shared shapes, once
+            self.document.body.insertAdjacentHTML("afterbegin", card_sprite())
         self._listen(self.root, "click", self.on_click)
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)

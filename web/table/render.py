@@ -14,16 +14,33 @@ from .cards import card_back, card_face, cards_row
 
 # ---- the table ------------------------------------------------------------------------------
 
+def seat_place(players: int, offset: int) -> str:
+    """Where a seat sits as seen by the player (offset 1 plays next, on the left).
+
+    >>> [seat_place(2, 1)], [seat_place(3, o) for o in (1, 2)], [seat_place(4, o) for o in (1, 2, 3)]
+    (['top'], ['left', 'right'], ['left', 'top', 'right'])
+    """
+    if offset == 0:
+        return "me"
+    if players == 2:
+        return "top"
+    if players == 3:
+        return ("left", "right")[offset - 1]
+    return ("left", "top", "right")[offset - 1]
+
+
 def render_table(ctl: Controller) -> str:
     view = ctl.view()
     multiplayer = getattr(ctl, "multiplayer", False)
-    parts = [f'<div class="tabletop{" friends" if multiplayer else ""}" data-phase="{view.phase}" '
-             f'data-turn="{view.turn}" data-seat="{view.seat}" data-state="{view.state_id}">',
-             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "", opponents(ctl, view),
-             middle(ctl, view), my_hand(ctl, view)]
-    if ctl.show:
-        parts.append(show_panel(ctl, view))
-    elif view.phase == OVER:
+    players = view.config.players
+    showing = " showing" if ctl.show else ""
+    parts = [f'<div class="tabletop players-{players}{" friends" if multiplayer else ""}{showing}" '
+             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
+             f'data-state="{view.state_id}">',
+             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
+             f'<section class="felt" aria-label="The table">', opponents(ctl, view),
+             middle(ctl, view), my_hand(ctl, view), '</section>']
+    if view.phase == OVER and not ctl.show:
         parts.append(verdict_panel(ctl, view))
     if multiplayer:
         parts.append(chat_panel(ctl))
@@ -49,6 +66,7 @@ def chat_jump(ctl) -> str:
 
 def scoreboard(ctl: Controller, view) -> str:
     names = ctl.side_names()
+    target = view.config.target
     dealer_side = view.config.side_of(view.dealer)
     sides = []
     for side, name in enumerate(names):
@@ -56,15 +74,16 @@ def scoreboard(ctl: Controller, view) -> str:
         crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
         why = escape(ctl.last_pegs.get(side, ""))
         sides.append(
-            f'<div class="side" style="--side:{SIDE_COLOURS[side]}">'
+            f'<div class="side" data-key="side-{side}" style="--side:{SIDE_COLOURS[side]}">'
             f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>{crib}'
-            f'<span class="score" data-testid="score-{side}">{view.scores[side]}</span>'
+            f'<span class="score" data-testid="score-{side}">{min(view.scores[side], target)}</span>'
             f'<span class="why">{why}</span></div>')
     wins = ""
     if view.config.match_wins > 1:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
-    board = board_svg(view.config.target, view.scores, view.previous, names)
-    return f'<section class="scores" aria-label="Scores">{"".join(sides)}{wins}{board}</section>'
+    board = board_svg(target, view.scores, view.previous, names)
+    return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
+            f'{wins}{board}</section>')
 
 
 def seat_badges(ctl: Controller, view, seat: int) -> str:
@@ -82,43 +101,102 @@ def seat_badges(ctl: Controller, view, seat: int) -> str:
         badges.append('<span class="badge done">ready</span>')
     if seat in view.said_go:
         badges.append('<span class="badge go" data-testid="go">go</span>')
+    if view.turn == seat and view.phase == PLAYING and not ctl.show:
+        badges.append('<span class="badge to-play">to play</span>')
     return "".join(badges)
+
+
+def played_by(view, seat: int) -> list:
+    return [step.card for step in view.play if step.kind == "play" and step.seat == seat]
 
 
 def opponents(ctl: Controller, view) -> str:
     seats = []
     players = view.config.players
+    shown = {event.seat: event for event in ctl.show if event.kind == "show"}
     for offset in range(1, players):
         seat = (view.seat + offset) % players
-        played = [step.card for step in view.play if step.kind == "play" and step.seat == seat]
-        turn = " turn" if view.turn == seat else ""
+        turn = " turn" if view.turn == seat and not ctl.show else ""
         level = ctl.levels()[seat]
         side = view.config.side_of(seat)
+        place = seat_place(players, offset)
+        if seat in shown:
+            cards = show_hand(ctl, view, shown[seat])
+        else:
+            backs = "".join(card_back("small", f"held-{seat}-{i}") for i in range(view.hand_sizes[seat]))
+            played = cards_row(played_by(view, seat), "small")
+            cards = (f'<div class="held" data-from="{seat}">{backs}</div>'
+                     f'<div class="played">{played}</div>')
         seats.append(
-            f'<div class="seat{turn}" data-seat="{seat}" style="--side:{SIDE_COLOURS[side]}">'
+            f'<div class="seat at-{place}{turn}" data-seat="{seat}" data-key="seat-{seat}" '
+            f'style="--side:{SIDE_COLOURS[side]}">'
             f'<div class="who"><span class="name">{escape(ctl.names()[seat])}</span>'
             f'<span class="level">{escape(level or "")}</span>{seat_badges(ctl, view, seat)}</div>'
-            f'<div class="held">{"".join(card_back("small") for _ in range(view.hand_sizes[seat]))}</div>'
-            f'<div class="played">{cards_row(played, "small")}</div></div>')
-    return f'<section class="opponents">{"".join(seats)}</section>'
+            f'{cards}</div>')
+    return "".join(seats)
 
 
 def middle(ctl: Controller, view) -> str:
     owner = ctl.names()[view.dealer]
-    whose = "Your crib" if view.dealer == view.seat else f"{escape(owner)}'s crib"
-    starter = card_face(view.starter) if view.starter else card_back()
-    crib = "".join(card_back("small stacked") for _ in range(view.crib_size)) or \
-        '<span class="empty">empty</span>'
-    pile = cards_row(view.pile, "pile-card") or '<span class="empty">no cards yet</span>'
+    whose = "Your crib" if view.dealer == view.seat else f"{escape(owner)}’s crib"
+    place = seat_place(view.config.players, (view.dealer - view.seat) % view.config.players)
+    shown_starter = ctl.show_starter if ctl.show else view.starter
+    if shown_starter:
+        starter = card_face(shown_starter, "starter-card")
+    else:
+        starter = card_back("", "deck")
+    crib_event = next((event for event in ctl.show if event.kind == "crib"), None)
+    if crib_event is not None:
+        crib = show_hand(ctl, view, crib_event)
+    else:
+        crib = "".join(card_back("small stacked", f"crib-{i}") for i in range(view.crib_size)) or \
+            '<span class="empty">empty</span>'
+        crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
+    last = len(view.pile) - 1
+    pile = "".join(card_face(card, "pile-card last" if i == last else "pile-card")
+                   for i, card in enumerate(view.pile))
+    count = "" if ctl.show else (
+        f'<div class="count-badge"><span class="label">Count</span>'
+        f'<span class="count" data-testid="count">{view.count}</span></div>')
+    pile_area = "" if ctl.show else (
+        f'<div class="play-area">{count}'
+        f'<div class="pile" data-testid="pile" role="group" aria-label="The pile">{pile}</div></div>')
+    intro = show_intro(ctl) if ctl.show else ""
     return f"""
-<section class="middle">
-  <div class="deck"><div class="label">Starter</div><div data-testid="starter">{starter}</div></div>
-  <div class="crib"><div class="label">{whose}</div><div class="crib-cards" data-testid="crib">{crib}</div></div>
-  <div class="play-area">
-    <div class="label">Count <span class="count" data-testid="count">{view.count}</span></div>
-    <div class="pile" data-testid="pile">{pile}</div>
+<div class="centre dealer-{place}">
+  <div class="deck" role="group" aria-label="Starter and crib">
+    <div class="starter-slot"><div class="label">Starter</div><div data-testid="starter">{starter}</div></div>
+    <div class="crib"><div class="label">{whose}</div>{crib}</div>
   </div>
-</section>"""
+  {pile_area}{intro}
+</div>"""
+
+
+def show_intro(ctl) -> str:
+    """The show's heading on the table: what the play ended with, then the hands to count."""
+    ended = "".join(f"<li>{escape(line)}</li>" for line in getattr(ctl, "show_intro", ()))
+    ended = f'<ul class="play-ended" data-testid="last-card">{ended}</ul>' if ended else ""
+    return (f'<div class="show-head" data-testid="show" aria-label="The show">'
+            f'<h2>The show</h2>{ended}</div>')
+
+
+def show_hand(ctl, view, event) -> str:
+    """A counted hand where it lies: its cards and the starter, the total, and each combination
+    (lit on the cards in turn; hovering or focusing an item lights its cards)."""
+    starter = ctl.show_starter
+    order = [e for e in ctl.show].index(event)
+    items = []
+    for number, item in enumerate(event.breakdown.items):
+        lit = " ".join(f"lit-{card}" for card in item.cards)
+        items.append(f'<li class="item" tabindex="0" data-lights="{lit}" style="--i:{number}">'
+                     f'<span class="what">{escape(item.label())}</span></li>')
+    starter_html = card_face(starter, "small starter-mark") if starter else ""
+    cards = "".join(card_face(card, "small") for card in event.cards)
+    return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--order:{order}">'
+            f'<div class="cards">{cards}{starter_html}</div>'
+            f'<div class="shown-total"><span class="total">{event.breakdown.total}</span>'
+            f'<span class="spoken">{escape(event.breakdown.spoken())}</span></div>'
+            f'<ul class="items">{"".join(items)}</ul></div>')
 
 
 def status_line(ctl: Controller, view) -> str:
@@ -130,10 +208,10 @@ def status_line(ctl: Controller, view) -> str:
 
 def status_text(ctl: Controller, view) -> str:
     names, me = ctl.names(), view.seat
-    if view.phase == OVER:
+    if view.phase == OVER and not ctl.show:
         return "Game over"
     if ctl.show:
-        return "The show: counting the hands"
+        return "The show: the hands are counted where they lie"
     if getattr(ctl, "pending", False):
         return "Sending your move to the host…"
     levels = ctl.levels()
@@ -159,6 +237,7 @@ def my_hand(ctl: Controller, view) -> str:
         not (getattr(ctl, "multiplayer", False) and ctl.levels()[me] is not None)
     playing = view.phase == PLAYING and view.turn == me and free
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
+    shown = next((event for event in ctl.show if event.kind == "show" and event.seat == me), None)
     for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
         if discarding:
             chosen = card in ctl.selected
@@ -179,47 +258,32 @@ def my_hand(ctl: Controller, view) -> str:
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
-    played = [step.card for step in view.play if step.kind == "play" and step.seat == me]
-    mine = f'<div class="played">{cards_row(played, "small")}</div>' if played else ""
+    elif ctl.show:
+        action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
+                  'Continue</button>')
+    if shown is not None:
+        mine = show_hand(ctl, view, shown)
+    else:
+        played = cards_row(played_by(view, me), "small")
+        mine = f'<div class="played">{played}</div>' if played else ""
     go = seat_badges(ctl, view, me)
-    turn = " turn" if view.turn == me else ""
+    turn = " turn" if view.turn == me and not ctl.show else ""
     side = view.config.side_of(me)
-    return (f'<section class="me{turn}" style="--side:{SIDE_COLOURS[side]}">{status_line(ctl, view)}'
-            f'<div class="who"><span class="name">'
-            f'{escape(ctl.names()[me])}</span>{go}</div>{mine}'
-            f'<div class="hand" data-testid="hand">{"".join(buttons)}</div>'
-            f'<div class="actions">{action}</div></section>')
-
-
-def show_panel(ctl: Controller, view) -> str:
-    """The counted hands, in order, each combination with its cards, and the spoken count."""
-    names = ctl.names()
-    starter = ctl.show_starter
-    blocks = []
-    for event in ctl.show:
-        whose = "Your" if event.seat == view.seat else f"{escape(names[event.seat])}'s"
-        title = f"{whose} {'crib' if event.kind == 'crib' else 'hand'}"
-        items = "".join(
-            f'<li class="item"><span class="what">{escape(item.label())}</span>'
-            f'<span class="with">{cards_row(item.cards, "tiny")}</span></li>'
-            for item in event.breakdown.items)
-        blocks.append(
-            f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}">'
-            f'<h3><span>{title}</span><span class="total">{event.breakdown.total}</span></h3>'
-            f'<div class="cards">{cards_row(event.cards, "small")}'
-            f'{card_face(starter, "small starter-mark") if starter else ""}</div>'
-            f'<p class="spoken">{escape(event.breakdown.spoken())}</p>'
-            f'<ul class="items">{items}</ul></div>')
-    return (f'<section class="overlay" data-testid="show" aria-label="The show">'
-            f'<div class="panel wide"><h2>The show</h2><div class="shows">{"".join(blocks)}</div>'
-            f'<div class="continue-bar"><button class="primary" data-action="continue" '
-            f'data-testid="continue" autofocus>Continue</button></div></div></section>')
+    # During the show the next hand is already dealt: it waits, hidden, until Continue.
+    hidden = " hidden" if ctl.show else ""
+    hand = f'<div class="hand"{hidden} data-testid="hand">{"".join(buttons)}</div>'
+    return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}" '
+            f'aria-label="Your hand">{status_line(ctl, view)}'
+            f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
+            f'{hand}<div class="actions">{action}</div></section>')
 
 
 def verdict_panel(ctl: Controller, view) -> str:
     names = ctl.side_names()
     winner = view.winner
-    headline = "You win!" if winner == view.side else f"{escape(names[winner])} wins"
+    target = view.config.target
+    verb = "win" if view.config.players == 4 else "wins"
+    headline = "You win!" if winner == view.side else f"{escape(names[winner])} {verb}"
     if getattr(ctl, "multiplayer", False):
         again = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>'
                  'Rematch</button>' if getattr(ctl, "hosting", False)
@@ -229,11 +293,11 @@ def verdict_panel(ctl: Controller, view) -> str:
         buttons = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>Play again'
                    '</button><button class="secondary" data-action="menu">Change table</button>')
     rows = "".join(
-        f'<li><span class="name">{escape(name)}</span><span class="score">{view.scores[side]}</span>'
+        f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
         for side, name in enumerate(names))
-    return (f'<section class="overlay" data-testid="verdict"><div class="panel">'
-            f'<h2>{headline}</h2><ol class="final">{rows}</ol>'
+    return (f'<section class="overlay" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
+            f'<div class="panel"><h2 id="verdict-title">{headline}</h2><ol class="final">{rows}</ol>'
             f'<div class="actions">{buttons}</div></div></section>')
 
 
