@@ -103,7 +103,7 @@ def shoot(page, name: str, sizes, jpeg_for=()) -> None:
     for size in sizes:
         width, height = SIZES[size]
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(350)       # let motion settle
+        page.wait_for_timeout(2500 if "show" in name else 400)       # let motion settle
         page.screenshot(path=OUT / f"{name}-{size}.png")
         if f"{name}-{size}" in jpeg_for:
             GALLERY.mkdir(parents=True, exist_ok=True)

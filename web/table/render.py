@@ -186,12 +186,18 @@ def show_hand(ctl, view, event) -> str:
     starter = ctl.show_starter
     order = [e for e in ctl.show].index(event)
     items = []
+    lit: dict = {}
     for number, item in enumerate(event.breakdown.items):
-        lit = " ".join(f"lit-{card}" for card in item.cards)
-        items.append(f'<li class="item" tabindex="0" data-lights="{lit}" style="--i:{number}">'
-                     f'<span class="what">{escape(item.label())}</span></li>')
-    starter_html = card_face(starter, "small starter-mark") if starter else ""
-    cards = "".join(card_face(card, "small") for card in event.cards)
+        for card in item.cards:
+            lit.setdefault(card, []).append(f"in-{number}")
+        items.append(f'<li class="item" tabindex="0" data-n="{number}" style="--i:{number}">'
+                     f'{escape(item.label())}</li>')
+
+    def shown_card(card, extra):
+        return card_face(card, " ".join([extra] + lit.get(card, [])))
+
+    starter_html = shown_card(starter, "small starter-mark") if starter else ""
+    cards = "".join(shown_card(card, "small") for card in event.cards)
     return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--order:{order}">'
             f'<div class="cards">{cards}{starter_html}</div>'
             f'<div class="shown-total"><span class="total">{event.breakdown.total}</span>'
@@ -211,7 +217,7 @@ def status_text(ctl: Controller, view) -> str:
     if view.phase == OVER and not ctl.show:
         return "Game over"
     if ctl.show:
-        return "The show: the hands are counted where they lie"
+        return "Each hand is counted where it lies, then the crib"
     if getattr(ctl, "pending", False):
         return "Sending your move to the host…"
     levels = ctl.levels()
