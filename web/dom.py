@@ -29,6 +29,7 @@ from .profile_screens import ProfileScreens
 from .render import render
 from .session import Session
 from .table.cards import sprite as card_sprite
+from .table.motion import MORPH_JS, duration_ms
 from .transport import GuestNet, HostNet
 
 SAVE_KEY = "cribbage.table.v1"
@@ -54,6 +55,7 @@ class App(FriendsGlue):
         self.net = None
         self._proxies = []
         self._bots_running = False
+        self._morph = None
         self.linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
 
     # -- set-up and teardown --
@@ -205,7 +207,12 @@ class App(FriendsGlue):
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
-        self.root.innerHTML = screen + self._notice_html()
+        if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
+            self._morph = js.eval(MORPH_JS)
+        pace = self.speed
+        js.document.documentElement.style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
+        js.document.documentElement.style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
+        self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
         self.peg_sound()
         for name, value in typed.items():
             field = self.root.querySelector(f'input[data-testid="{name}"]')

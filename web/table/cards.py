@@ -131,13 +131,14 @@ def face_svg(card) -> str:
             f'{"".join(parts)}</svg>')
 
 
-def card_face(card, extra: str = "", tag: str = "span", attrs: str = "") -> str:
+def card_face(card, extra: str = "", tag: str = "span", attrs: str = "", key: str | None = None) -> str:
     """A face-up card; ``tag`` "button" for a card the player can choose. Keyed by ``data-key``
-    so the glue moves the same element when the card moves (web.dom's keyed update)."""
+    (``card-5H`` unless ``key`` says otherwise: one key per element on the screen) so the glue
+    keeps the same element when the card moves (`web.table.motion`)."""
     colour = "red" if card.suit in "DH" else "black"
     role = ' role="img"' if tag == "span" else ""
     return (f'<{tag} class="card {colour} suit-{card.suit} {extra}" data-card="{card}" '
-            f'data-key="card-{card}"{role} aria-label="{accessible_name(card)}" {attrs}>'
+            f'data-key="{key or f"card-{card}"}"{role} aria-label="{accessible_name(card)}" {attrs}>'
             f'{face_svg(card)}</{tag}>')
 
 
@@ -147,5 +148,5 @@ def card_back(extra: str = "", key: str = "") -> str:
             f'<svg viewBox="0 0 {W} {H}" focusable="false"><use href="#card-back"/></svg></span>')
 
 
-def cards_row(cards, extra: str = "") -> str:
-    return "".join(card_face(card, extra) for card in cards)
+def cards_row(cards, extra: str = "", key: str = "card") -> str:
+    return "".join(card_face(card, extra, key=f"{key}-{card}") for card in cards)

@@ -124,7 +124,7 @@ def opponents(ctl: Controller, view) -> str:
             cards = show_hand(ctl, view, shown[seat])
         else:
             backs = "".join(card_back("small", f"held-{seat}-{i}") for i in range(view.hand_sizes[seat]))
-            played = cards_row(played_by(view, seat), "small")
+            played = cards_row(played_by(view, seat), "small", "played")
             cards = (f'<div class="held" data-from="{seat}">{backs}</div>'
                      f'<div class="played">{played}</div>')
         seats.append(
@@ -142,7 +142,7 @@ def middle(ctl: Controller, view) -> str:
     place = seat_place(view.config.players, (view.dealer - view.seat) % view.config.players)
     shown_starter = ctl.show_starter if ctl.show else view.starter
     if shown_starter:
-        starter = card_face(shown_starter, "starter-card")
+        starter = card_face(shown_starter, "starter-card", attrs='data-from="deck"')
     else:
         starter = card_back("", "deck")
     crib_event = next((event for event in ctl.show if event.kind == "crib"), None)
@@ -153,8 +153,13 @@ def middle(ctl: Controller, view) -> str:
             '<span class="empty">empty</span>'
         crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     last = len(view.pile) - 1
-    pile = "".join(card_face(card, "pile-card last" if i == last else "pile-card")
-                   for i, card in enumerate(view.pile))
+    players_of = {step.card: step.seat for step in view.play if step.kind == "play"}
+    pile = []
+    for i, card in enumerate(view.pile):
+        seat = players_of.get(card, view.seat)
+        origin = f'data-from="held-{seat}-{view.hand_sizes[seat]} seat-{seat}"'
+        pile.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
+    pile = "".join(pile)
     count = "" if ctl.show else (
         f'<div class="count-badge"><span class="label">Count</span>'
         f'<span class="count" data-testid="count">{view.count}</span></div>')
@@ -194,7 +199,8 @@ def show_hand(ctl, view, event) -> str:
                      f'{escape(item.label())}</li>')
 
     def shown_card(card, extra):
-        return card_face(card, " ".join([extra] + lit.get(card, [])))
+        return card_face(card, " ".join([extra] + lit.get(card, [])),
+                         key=f"shown-{event.kind}-{event.seat}-{card}")
 
     starter_html = shown_card(starter, "small starter-mark") if starter else ""
     cards = "".join(shown_card(card, "small") for card in event.cards)
@@ -270,7 +276,7 @@ def my_hand(ctl: Controller, view) -> str:
     if shown is not None:
         mine = show_hand(ctl, view, shown)
     else:
-        played = cards_row(played_by(view, me), "small")
+        played = cards_row(played_by(view, me), "small", "played")
         mine = f'<div class="played">{played}</div>' if played else ""
     go = seat_badges(ctl, view, me)
     turn = " turn" if view.turn == me and not ctl.show else ""
