@@ -20,83 +20,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
-from harness import launch, wait_ready  # noqa: E402
+from harness import launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+from tables import load, play_until, saves  # noqa: E402
 
 import serve  # noqa: E402
-from game.engine import DISCARDING, PLAYING  # noqa: E402
-from web.controller import Controller  # noqa: E402
 
 OUT = ROOT / "test-artifacts" / "screens"
 GALLERY = ROOT / "docs" / "gallery"
 SIZES = {"1280x800": (1280, 800), "768x1024": (768, 1024), "390x844": (390, 844), "360x640": (360, 640)}
-SAVE_KEY = "cribbage.table.v1"
-ACTIONABLE = '[data-testid="verdict"], [data-testid="show"], [data-action="select"], [data-action="play"]'
 # The gallery's pictures: (players, phase, size, theme).
 GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light"),
                  (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
                  (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
                  (2, "over", "390x844", "light"), (4, "play", "360x640", "dark")]
-
-
-def step(ctl: Controller) -> None:
-    view = ctl.view()
-    if ctl.show:
-        ctl.command("continue")
-    elif ctl.bot_waiting():
-        ctl.bot_step()
-    elif view.phase == DISCARDING:
-        for card in sorted(view.hand)[: view.config.to_crib]:
-            ctl.command("select", str(card))
-        ctl.command("confirm-discard")
-    elif view.phase == PLAYING and view.turn == 0:
-        ctl.command("play", str(view.legal[0].card))
-
-
-def saves(players: int, seed: int = 7) -> dict[str, str]:
-    """The page's save at the start of a deal, in the play, and near the end of the game."""
-    ctl = Controller(seed_source=lambda: seed)
-    ctl.command("start", {"name": "You", "players": str(players), "level": "medium", "target": "121"})
-    found = {"discard": ctl.session.to_json()}
-    for _ in range(5000):
-        step(ctl)
-        view = ctl.view()
-        mine = view.phase == PLAYING and view.turn == 0 and not ctl.show and not ctl.bot_waiting()
-        if "play" not in found and mine and len(view.pile) >= players - 1 and view.count < 24:
-            found["play"] = ctl.session.to_json()
-        if max(view.scores) >= 108 and view.phase == DISCARDING and not ctl.show and "play" in found:
-            found["over"] = ctl.session.to_json()
-            return found
-    raise RuntimeError("no game")
-
-
-def load(page, site: str, save: str) -> None:
-    page.goto(site + "?speed=instant")
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [SAVE_KEY, save])
-    page.reload()
-    wait_ready(page)
-    page.wait_for_selector('[data-testid="hand"]')
-
-
-def play_until(page, wanted: str) -> None:
-    """Play the first cards in the page until ``wanted`` (a test id) shows."""
-    for _ in range(400):
-        page.wait_for_selector(ACTIONABLE, timeout=30_000)
-        if page.get_by_test_id(wanted).count():
-            return
-        if page.get_by_test_id("show").count():
-            page.get_by_test_id("continue").click()
-            continue
-        selectable = page.locator('[data-action="select"]')
-        if selectable.count():
-            for index in range(2 if selectable.count() == 6 else 1):
-                selectable.nth(index).click()
-            page.get_by_test_id("confirm-discard").click()
-            continue
-        playable = page.locator('[data-action="play"]')
-        if playable.count():
-            playable.first.click()
-    raise RuntimeError(f"{wanted} never showed")
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:

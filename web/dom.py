@@ -170,6 +170,7 @@ class App(FriendsGlue):
             self.profile.command("nickname", str(target.value))
         elif target.getAttribute("data-action") == "import-profile" and target.files.length:
             asyncio.ensure_future(self.import_file(target.files.item(0)))
+            target.value = ""     # the field is kept across repaints: the same file may come again
             return
         else:
             return

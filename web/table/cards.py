@@ -22,6 +22,7 @@ from game.cards import RANKS
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 W, H = 60, 84   # the card's drawing box (5:7)
+NARROW = ' textLength="13" lengthAdjust="spacingAndGlyphs"'
 
 SUIT_PATHS = {
     "H": "M50 94C22 70 3 52 3 30 3 14 15 3 29 3 39 3 46 9 50 18 54 9 61 3 71 3 85 3 97 14 97 30 "
@@ -88,8 +89,13 @@ def sprite() -> str:
             f'fill="none" stroke="#f3d27a"/><rect x="20" y="32" width="20" height="20" rx="2" '
             f'transform="rotate(45 30 42)" fill="#f3d27a" stroke="#7d1d24"/>'
             f'<use href="#pip-S" x="24.5" y="36.5" width="11" height="11" fill="#7d1d24"/></symbol>')
+    ranks = "".join(
+        f'<symbol id="rank-{text}" viewBox="0 0 16 16"><text x="8" y="13" text-anchor="middle" '
+        f'font-family="Georgia, \'Times New Roman\', serif" font-weight="700" font-size="15"'
+        f'{NARROW if text == "10" else ""}>{text}</text></symbol>'
+        for text in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
     return (f'<svg class="card-sprite" aria-hidden="true" width="0" height="0" '
-            f'style="position:absolute"><defs>{back}</defs>{suits}{courts}</svg>')
+            f'style="position:absolute"><defs>{back}</defs>{suits}{courts}{ranks}</svg>')
 
 
 def rank_text(card) -> str:
@@ -111,8 +117,8 @@ def _pip(suit: str, x: float, y: float, size: float, turned: bool) -> str:
 def face_svg(card) -> str:
     """The face's drawing: corners, then pips (A-10) or the court design (J, Q, K)."""
     suit, rank = card.suit, rank_text(card)
-    narrow = ' textLength="13" lengthAdjust="spacingAndGlyphs"' if rank == "10" else ""
-    corner = (f'<text x="7.5" y="14" class="index"{narrow}>{rank}</text>'
+    # The index is drawn from the sprite, not written here: the card's only text is its name.
+    corner = (f'<use href="#rank-{rank}" x="-0.5" y="1" width="16" height="16"/>'
               f'<use href="#pip-{suit}" x="3" y="17" width="9" height="9"/>')
     parts = [f'<g>{corner}</g><g transform="rotate(180 {W / 2} {H / 2})">{corner}</g>']
     if card.rank <= 10:
