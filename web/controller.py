@@ -98,6 +98,13 @@ def key_command(key: str, view, selected, showing: bool, sort: str):
     return None
 
 
+def play_ending(event, names) -> str:
+    """How the play ended, as the table says it before the show: ``"Bot: last card, 1 (35)"``."""
+    if event.kind == "go":
+        return f"{names[event.seat]}: go"
+    return f"{names[event.seat]}: {event.breakdown.label()} ({event.scores[event.side]})"
+
+
 def show_total(event, names) -> str:
     """One counted hand in a few words: ``"Bot's crib 8"``."""
     whose = f"{names[event.seat]}'s crib" if event.kind == "crib" else names[event.seat]
@@ -244,7 +251,7 @@ class Controller:
             first = events.index(shows[0])
             before = [event for event in events[:first] if event.kind not in ("deal", "discard")]
             # The last card's point (and a go) is said before the show, never lost behind it.
-            self.show_intro = tuple(event.describe(names) for event in before
+            self.show_intro = tuple(play_ending(event, names) for event in before
                                     if event.kind in ("peg", "go"))[-4:]
             totals = "; ".join(show_total(event, names) for event in shows)
             said = [event.describe(names) for event in before][-3:]

@@ -148,8 +148,10 @@ def card_face(card, extra: str = "", tag: str = "span", attrs: str = "", key: st
             f'{face_svg(card)}</{tag}>')
 
 
-def card_back(extra: str = "", key: str = "") -> str:
+def card_back(extra: str = "", key: str = "", origin: str = "") -> str:
+    """A face-down card; ``origin``: the keys of the elements it comes from (web.table.motion)."""
     keyed = f' data-key="{key}"' if key else ""
+    keyed += f' data-from="{origin}"' if origin else ""
     return (f'<span class="card back {extra}" data-card="back"{keyed} aria-hidden="true">'
             f'<svg viewBox="0 0 {W} {H}" focusable="false"><use href="#card-back"/></svg></span>')
 

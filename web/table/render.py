@@ -149,7 +149,7 @@ def middle(ctl: Controller, view) -> str:
     if crib_event is not None:
         crib = show_hand(ctl, view, crib_event)
     else:
-        crib = "".join(card_back("small stacked", f"crib-{i}") for i in range(view.crib_size)) or \
+        crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
             '<span class="empty">empty</span>'
         crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     last = len(view.pile) - 1
@@ -175,6 +175,20 @@ def middle(ctl: Controller, view) -> str:
   </div>
   {pile_area}{intro}
 </div>"""
+
+
+def crib_back(view, slot: int) -> str:
+    """One crib card, face down. The player's own discards are taken to be the last ones in, and
+    fly there from the hand (`web.table.motion`); the others come from the discarding seats."""
+    mine = len(view.discarded)
+    j = slot - (view.crib_size - mine)
+    if 0 <= j < mine:
+        origin = f"card-{sorted(view.discarded)[j]}"
+    else:
+        others = [seat for seat in range(view.config.players) if seat != view.seat]
+        seat = others[slot % len(others)]
+        origin = f"held-{seat}-{view.hand_sizes[seat]} seat-{seat}"
+    return card_back("small stacked", f"crib-{slot}", origin)
 
 
 def show_intro(ctl) -> str:
