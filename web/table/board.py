@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 SIDE_COLOURS = ("#2f6fdf", "#e0a100", "#19a974")
@@ -58,10 +59,32 @@ def game_hole(target: int, sides: int) -> tuple[float, float]:
 def board_svg(target: int, scores, previous, names) -> str:
     """The whole board. ``names`` are the sides' names, for the accessible title."""
     sides = len(scores)
-    per_row, rows = layout(target)
     width, height = size(target, sides)
     parts = [f'<svg class="pegboard" viewBox="0 0 {width:g} {height:g}" role="img" data-testid="pegboard" '
-             f'aria-label="{escape(board_summary(scores, names, target))}">',
+             f'aria-label="{escape(board_summary(scores, names, target))}">', _wood(target, sides)]
+    gx, gy = game_hole(target, sides)
+    winner = next((side for side, score in enumerate(scores) if score >= target), None)
+    parts.append(f'<text class="finish-label" x="{gx:g}" y="{gy + 16:g}" text-anchor="middle" '
+                 f'data-testid="game-hole">{target}</text>' if winner is not None else
+                 f'<text class="finish-label quiet" x="{gx:g}" y="{gy + 16:g}" text-anchor="middle">{target}</text>')
+    for side in range(sides):
+        colour, edge = SIDE_COLOURS[side], PEG_EDGES[side]
+        for which, score in (("back", previous[side]), ("front", scores[side])):
+            x, y = hole_xy(min(score, target), side, sides, target)
+            parts.append(f'<circle class="peg peg-{which}" data-key="peg-{side}-{which}" '
+                         f'cx="{x:g}" cy="{y:g}" r="{4.6 if which == "front" else 3.8}" '
+                         f'fill="{colour}" stroke="{edge}"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@lru_cache(maxsize=8)
+def _wood(target: int, sides: int) -> str:
+    """What never moves: the wood, the holes, the labels and the lines (made once per board;
+    ``data-static`` tells the keyed update to leave it alone)."""
+    per_row, rows = layout(target)
+    width, height = size(target, sides)
+    parts = [f'<g data-static="board-{target}-{sides}">'
              f'<rect class="wood" x="0" y="0" width="{width:g}" height="{height:g}" rx="9"/>']
     for row in range(rows):
         top = TOP + row * _row_height(sides)
@@ -89,19 +112,7 @@ def board_svg(target: int, scores, previous, names) -> str:
         sx, sy = hole_xy(0, side, sides, target)
         parts.append(f'<circle class="start" cx="{sx:g}" cy="{sy:g}" r="2.6" stroke="{SIDE_COLOURS[side]}"/>')
     gx, gy = game_hole(target, sides)
-    winner = next((side for side, score in enumerate(scores) if score >= target), None)
-    parts.append(f'<circle class="finish" cx="{gx:g}" cy="{gy:g}" r="6"/>')
-    parts.append(f'<text class="finish-label" x="{gx:g}" y="{gy + 16:g}" text-anchor="middle" '
-                 f'data-testid="game-hole">{target}</text>' if winner is not None else
-                 f'<text class="finish-label quiet" x="{gx:g}" y="{gy + 16:g}" text-anchor="middle">{target}</text>')
-    for side in range(sides):
-        colour, edge = SIDE_COLOURS[side], PEG_EDGES[side]
-        for which, score in (("back", previous[side]), ("front", scores[side])):
-            x, y = hole_xy(min(score, target), side, sides, target)
-            parts.append(f'<circle class="peg peg-{which}" data-key="peg-{side}-{which}" '
-                         f'cx="{x:g}" cy="{y:g}" r="{4.6 if which == "front" else 3.8}" '
-                         f'fill="{colour}" stroke="{edge}"/>')
-    parts.append("</svg>")
+    parts.append(f'<circle class="finish" cx="{gx:g}" cy="{gy:g}" r="6"/></g>')
     return "".join(parts)
 
 

@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from game.cards import RANKS
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -114,6 +116,7 @@ def _pip(suit: str, x: float, y: float, size: float, turned: bool) -> str:
             f'height="{size:g}"{turn}/>')
 
 
+@lru_cache(maxsize=64)
 def face_svg(card) -> str:
     """The face's drawing: corners, then pips (A-10) or the court design (J, Q, K)."""
     suit, rank = card.suit, rank_text(card)
@@ -133,7 +136,7 @@ def face_svg(card) -> str:
         parts.append(f'<rect x="11" y="11" width="38" height="62" rx="2" class="court-panel"/>'
                      f'{half}<g transform="rotate(180 {W / 2} {H / 2})">{half}</g>'
                      f'<line x1="13" y1="42" x2="47" y2="42" class="rule"/>')
-    return (f'<svg viewBox="0 0 {W} {H}" aria-hidden="true" focusable="false">'
+    return (f'<svg viewBox="0 0 {W} {H}" aria-hidden="true" focusable="false" data-static="{card}">'
             f'{"".join(parts)}</svg>')
 
 

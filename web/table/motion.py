@@ -11,7 +11,9 @@ JavaScript, kept here beside the rules it follows) that updates the page in plac
   turning face up. Web Animations, so input is never held: the next click just lands.
 * Pegs leapfrog: the peg that was in front stays, becoming the back peg, and the other one
   jumps past it to the new score.
-* Everything else is matched by position and kind, its attributes and text changed in place.
+* Everything else is matched by position and kind, its attributes and text changed in place;
+  a part marked ``data-static`` (a card's drawing, the board's holes) is left as it is when the
+  new one carries the same mark.
 
 The pace setting gives the duration (`duration_ms`); instant play and
 ``prefers-reduced-motion`` turn motion off.
@@ -57,6 +59,8 @@ MORPH_JS = r"""
 
   const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
   const patch = (el, model) => {
+    if (el.nodeType === 1 && model.hasAttribute("data-static")
+        && el.getAttribute("data-static") === model.getAttribute("data-static")) return;   // drawn once
     if (el.nodeType !== 1) {
       if (el.nodeValue !== model.nodeValue) el.nodeValue = model.nodeValue;
       return;
