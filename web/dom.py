@@ -195,7 +195,8 @@ class App(FriendsGlue):
     # -- output --
 
     def paint(self) -> None:
-        """Replace the app's HTML, keeping keyboard focus on the same control where it survives."""
+        """Update the app's HTML in place (keyed: web.table.motion), keeping keyboard focus on the
+        same control where it survives."""
         active = self.document.activeElement
         key = testid = None
         if active and active.getAttribute("data-action"):
@@ -210,9 +211,9 @@ class App(FriendsGlue):
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph = js.eval(MORPH_JS)
-        pace = self.speed
-        js.document.documentElement.style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
-        js.document.documentElement.style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
+        pace, style = self.speed, self.document.documentElement.style
+        style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
+        style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
         self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
         self.peg_sound()
         for name, value in typed.items():
