@@ -72,7 +72,7 @@ def board_svg(target: int, scores, previous, names) -> str:
         for which, score in (("back", previous[side]), ("front", scores[side])):
             x, y = hole_xy(min(score, target), side, sides, target)
             parts.append(f'<circle class="peg peg-{which}" data-key="peg-{side}-{which}" '
-                         f'cx="{x:g}" cy="{y:g}" r="{4.6 if which == "front" else 3.8}" '
+                         f'cx="{x:g}" cy="{y:g}" r="{5 if which == "front" else 4.2}" '
                          f'fill="{colour}" stroke="{edge}"/>')
     parts.append("</svg>")
     return "".join(parts)
@@ -108,7 +108,7 @@ def _wood(target: int, sides: int) -> str:
     for side in range(sides):
         for score in range(1, target):
             x, y = hole_xy(score, side, sides, target)
-            parts.append(f'<circle class="hole" cx="{x:g}" cy="{y:g}" r="2.3"/>')
+            parts.append(f'<circle class="hole" cx="{x:g}" cy="{y:g}" r="2.5"/>')
         sx, sy = hole_xy(0, side, sides, target)
         parts.append(f'<circle class="start" cx="{sx:g}" cy="{sy:g}" r="2.6" stroke="{SIDE_COLOURS[side]}"/>')
     gx, gy = game_hole(target, sides)

@@ -70,7 +70,7 @@ def scoreboard(ctl: Controller, view) -> str:
     dealer_side = view.config.side_of(view.dealer)
     sides = []
     for side, name in enumerate(names):
-        you = " (you)" if side == view.side else ""
+        you = " (you)" if side == view.side and name.casefold() != "you" else ""
         crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
         why = escape(ctl.last_pegs.get(side, ""))
         sides.append(
@@ -199,26 +199,42 @@ def show_intro(ctl) -> str:
             f'<h2>The show</h2>{ended}</div>')
 
 
+ITEM_BEATS, HAND_BEATS = 0.6, 1.5   # the show's rhythm, in beats (CSS --beat: the pace's)
+
+
+def show_start(events, event) -> float:
+    """When a counted hand comes up in the show, in beats: after every hand before it."""
+    before = events[:list(events).index(event)]
+    return sum(HAND_BEATS + ITEM_BEATS * len(e.breakdown.items) for e in before)
+
+
 def show_hand(ctl, view, event) -> str:
-    """A counted hand where it lies: its cards and the starter, the total, and each combination
-    (lit on the cards in turn; hovering or focusing an item lights its cards)."""
+    """A counted hand where it lies: its cards and the starter, the total, and each combination,
+    said one after another with its cards lit as it is; hovering or focusing one lights it again.
+
+    The timing is CSS (delays in beats, a beat set by the pace), so nothing waits in Python and
+    instant play or reduced motion shows it all at once."""
     starter = ctl.show_starter
-    order = [e for e in ctl.show].index(event)
+    start = show_start(ctl.show, event)
     items = []
     lit: dict = {}
     for number, item in enumerate(event.breakdown.items):
         for card in item.cards:
-            lit.setdefault(card, []).append(f"in-{number}")
+            lit.setdefault(card, []).append(number)
         items.append(f'<li class="item" tabindex="0" data-n="{number}" style="--i:{number}">'
                      f'{escape(item.label())}</li>')
 
     def shown_card(card, extra):
-        return card_face(card, " ".join([extra] + lit.get(card, [])),
-                         key=f"shown-{event.kind}-{event.seat}-{card}")
+        numbers = lit.get(card, [])
+        classes = " ".join([extra] + [f"in-{n}" for n in numbers])
+        timing = ", ".join(f"lit calc(var(--beat) * {ITEM_BEATS}) ease "
+                           f"calc((var(--start) + 1 + {n * ITEM_BEATS:g}) * var(--beat))" for n in numbers)
+        style = f' style="animation: {timing}"' if numbers else ""
+        return card_face(card, classes, attrs=style.strip(), key=f"shown-{event.kind}-{event.seat}-{card}")
 
     starter_html = shown_card(starter, "small starter-mark") if starter else ""
     cards = "".join(shown_card(card, "small") for card in event.cards)
-    return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--order:{order}">'
+    return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
             f'<div class="cards">{cards}{starter_html}</div>'
             f'<div class="shown-total"><span class="total">{event.breakdown.total}</span>'
             f'<span class="spoken">{escape(event.breakdown.spoken())}</span></div>'
