@@ -111,7 +111,8 @@ def test_a_complete_game_against_the_bot(page, site, players, level):
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_be_visible()
     winner = session.side_names()[session.state.winner]
-    expect(verdict).to_contain_text("You win!" if session.state.winner == 0 else f"{winner} wins")
+    verb = "win" if players == 4 else "wins"     # partners win together
+    expect(verdict).to_contain_text("You win!" if session.state.winner == 0 else f"{winner} {verb}")
     if players == 2 and level == "medium":
         screenshot(page, "verdict")
     page.get_by_test_id("new-game").click()
