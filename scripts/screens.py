@@ -33,7 +33,8 @@ SIZES = {"1280x800": (1280, 800), "768x1024": (768, 1024), "390x844": (390, 844)
 GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light"),
                  (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
                  (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
-                 (2, "over", "390x844", "light"), (4, "play", "360x640", "dark")]
+                 (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
+                 (3, "play", "768x1024", "dark")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:
@@ -50,7 +51,7 @@ def shoot(page, name: str, sizes, jpeg_for=()) -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
-    parser.add_argument("--sizes", nargs="*", default=["1280x800", "390x844", "360x640"])
+    parser.add_argument("--sizes", nargs="*", default=["1280x800", "768x1024", "390x844", "360x640"])
     parser.add_argument("--themes", nargs="*", default=["light", "dark"])
     parser.add_argument("--phases", nargs="*", default=["discard", "play", "show", "over"])
     parser.add_argument("--gallery", action="store_true", help="also write docs/gallery/")
