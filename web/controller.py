@@ -98,6 +98,19 @@ def key_command(key: str, view, selected, showing: bool, sort: str):
     return None
 
 
+def play_ending(event, names) -> str:
+    """How the play ended, as the table says it before the show: ``"Bot: last card, 1 (35)"``."""
+    if event.kind == "go":
+        return f"{names[event.seat]}: go"
+    return f"{names[event.seat]}: {event.breakdown.label()} ({event.scores[event.side]})"
+
+
+def show_total(event, names) -> str:
+    """One counted hand in a few words: ``"Bot's crib 8"``."""
+    whose = f"{names[event.seat]}'s crib" if event.kind == "crib" else names[event.seat]
+    return f"{whose} {event.breakdown.total}"
+
+
 class Controller:
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
@@ -109,6 +122,7 @@ class Controller:
         self.selected: set[Card] = set()
         self.show: tuple[Event, ...] = ()     # the counted hands waiting for "continue"
         self.show_starter: Card | None = None  # the starter they were counted with
+        self.show_intro: tuple[str, ...] = ()  # how the play ended (last card, go) before the show
         self.last_pegs: dict[int, str] = {}   # side -> why its peg last moved
         self.announcement = ""                # for the live region
         self.error = ""
@@ -175,6 +189,7 @@ class Controller:
     def resume(self, session: Session) -> None:
         self.session = session
         self._reset_screen()
+        self.announcement = "Game resumed. " + " ".join(self.session.log[-1:])
 
     def _reset_screen(self) -> None:
         self.screen, self.selected, self.show, self.last_pegs = "table", set(), (), {}
@@ -227,11 +242,19 @@ class Controller:
         names = self.session.names
         lines = [event.describe(names) for event in events if event.kind not in ("deal", "discard")]
         shows = tuple(event for event in events if event.kind in ("show", "crib"))
-        if shows:
-            self.show = shows   # the glue dismisses it by itself when auto_continue is on
-            self.show_starter = starter
         for event in events:
             if event.kind == "peg":
                 self.last_pegs[event.side] = event.breakdown.label()
-        if lines:
+        if shows:
+            self.show = shows   # the glue dismisses it by itself when auto_continue is on
+            self.show_starter = starter
+            first = events.index(shows[0])
+            before = [event for event in events[:first] if event.kind not in ("deal", "discard")]
+            # The last card's point (and a go) is said before the show, never lost behind it.
+            self.show_intro = tuple(play_ending(event, names) for event in before
+                                    if event.kind in ("peg", "go"))[-4:]
+            totals = "; ".join(show_total(event, names) for event in shows)
+            said = [event.describe(names) for event in before][-3:]
+            self.announcement = ". ".join(said + [f"The show: {totals}"])
+        elif lines:
             self.announcement = ". ".join(lines[-4:])

@@ -30,6 +30,8 @@ from .render import render
 from .session import Session
 from .net.identity import fragment_params
 from .net.transport import GuestNet, HostNet
+from .table.cards import sprite as card_sprite
+from .table.motion import MORPH_JS, duration_ms
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
@@ -54,11 +56,14 @@ class App(FriendsGlue):
         self.net = None
         self._proxies = []
         self._bots_running = False
+        self._morph = None
         self.linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
 
     # -- set-up and teardown --
 
     def mount(self) -> None:
+        if not self.document.querySelector(".card-sprite"):   # the cards' shared shapes, once
+            self.document.body.insertAdjacentHTML("afterbegin", card_sprite())
         self._listen(self.root, "click", self.on_click)
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)
@@ -181,6 +186,7 @@ class App(FriendsGlue):
             self.profile.command("nickname", str(target.value))
         elif target.getAttribute("data-action") == "import-profile" and target.files.length:
             asyncio.ensure_future(self.import_file(target.files.item(0)))
+            target.value = ""     # the field is kept across repaints: the same file may come again
             return
         else:
             return
@@ -205,7 +211,8 @@ class App(FriendsGlue):
     # -- output --
 
     def paint(self) -> None:
-        """Replace the app's HTML, keeping keyboard focus on the same control where it survives."""
+        """Update the app's HTML in place (keyed: web.table.motion), keeping keyboard focus on the
+        same control where it survives."""
         active = self.document.activeElement
         key = testid = None
         if active and active.getAttribute("data-action"):
@@ -219,7 +226,12 @@ class App(FriendsGlue):
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
-        self.root.innerHTML = screen + self._notice_html()
+        if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
+            self._morph = js.eval(MORPH_JS)
+        pace, style = self.speed, self.document.documentElement.style
+        style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
+        style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
+        self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
         self.peg_sound()
         for name in opened:      # a panel the player opened stays open
             panel = self.root.querySelector(f'details[data-testid="{name}"]')

@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import json
+from html import escape
 
 from game.errors import ParseError
 
@@ -56,7 +57,7 @@ class ProfileScreens:
         if self.screen == "settings":
             return render_settings(self.profile, self.message, self.link)
         if self.screen == "stats":
-            note = f'<p class="notice" role="status">{self.message}</p>' if self.message else ""
+            note = f'<p class="notice" role="status">{escape(self.message)}</p>' if self.message else ""
             return note + render_stats(self.profile)
         return render_replay(self.replaying, self.hand)
 
@@ -92,7 +93,10 @@ class ProfileScreens:
 
     def _do_import_profile(self, text) -> None:
         """Merge a profile file: its games (verified by replaying) and, if newer, its settings."""
-        incoming = Profile.from_json(text, verify_records=True)
+        try:
+            incoming = Profile.from_json(text, verify_records=True)
+        except ParseError as refused:   # say what happened first; the reason (a card, a field) after
+            raise ParseError(f"That file was refused and your profile is unchanged ({refused}).") from None
         before = len(self.profile.records)
         self._change(self.profile.merge(incoming))
         added = len(self.profile.records) - before

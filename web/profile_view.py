@@ -13,7 +13,7 @@ from html import escape
 from .device_link import LINK_MINUTES, LinkState
 from .profile import PREFERENCES, Profile
 from .records import GameRecord
-from .render import card_face, cards_row
+from .table.cards import card_face, cards_row
 from .replay import replay_hands
 from .stats import Stats, compute, histogram_svg, results_svg
 
@@ -41,7 +41,7 @@ def render_settings(profile: Profile, message: str = "", link: LinkState | None 
             f'<label class="choice"><input type="radio" name="{name}" value="{_value(value)}"'
             f'{" checked" if profile.prefs[name] == value else ""} data-pref="{name}">'
             f'<span>{escape(text)}</span></label>'
-            for value, text in ((v, choices[v]) for v in PREFERENCES[name]))
+            for value, text in ((v, choices[v]) for v in choices if v in PREFERENCES[name]))
         groups.append(f'<fieldset><legend>{escape(label)}</legend>{options}</fieldset>')
     note = f'<p class="notice" role="status">{escape(message)}</p>' if message else ""
     return f"""
@@ -109,9 +109,10 @@ def render_stats(profile: Profile) -> str:
         body = '<p class="empty">No finished games yet: your statistics start with your first game.</p>'
     else:
         body = f"""
-  <div class="table-scroll"><table class="stats-table">
+  <div class="table-scroll" tabindex="0" role="region" aria-label="Statistics per kind of game">
+    <table class="stats-table">
     <thead><tr><th>Games</th><th>Played</th><th>Won</th><th>Win rate</th><th>Skunks given / taken</th>
-      <th>Pegging / hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th></tr></thead>
+      <th>Pegging per hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th></tr></thead>
     <tbody>{rows}</tbody></table></div>
   <div class="charts">
     <figure>{histogram_svg(everything.shown, "How often each hand score came up")}
@@ -127,12 +128,31 @@ def render_stats(profile: Profile) -> str:
 
 
 def _stats_row(name: str, s: Stats) -> str:
-    label = "All games" if name == "all" else name
+    label = "All games" if name == "all" else mode_label(name)
     return (f'<tr data-group="{escape(name)}"><th>{escape(label)}</th><td>{s.games}</td><td>{s.wins}</td>'
             f'<td>{s.win_rate:.0%}</td><td>{s.skunks_given} / {s.skunks_taken}</td>'
             f'<td>{s.per_hand("pegging"):.1f}</td><td>{s.per_hand("hand"):.1f}</td>'
             f'<td>{s.per_hand("crib"):.1f}</td><td>{s.best_hand}</td><td>{s.twenty_nines}</td>'
-            f'<td>{s.streak:+d} ({s.best_streak})</td></tr>')
+            f'<td>{streak_text(s.streak)} ({s.best_streak} won)</td></tr>')
+
+
+def mode_label(mode: str) -> str:
+    """A kind of game as a player reads it.
+
+    >>> mode_label("bot-hard · 2 players"), mode_label("friends")
+    ('Bot, hard · 2 players', 'Friends')
+    """
+    head, dot, rest = mode.partition(" · ")
+    kind, _, level = head.partition("-")
+    words = f"Bot, {level}" if kind == "bot" and level else head.capitalize()
+    return words + (f" · {rest}" if dot else "")
+
+
+def streak_text(streak: int) -> str:
+    """``3 won`` or ``2 lost`` in a row, ``—`` before any game."""
+    if streak == 0:
+        return "—"
+    return f"{abs(streak)} {'won' if streak > 0 else 'lost'}"
 
 
 def _game_row(record: GameRecord) -> str:
@@ -140,7 +160,7 @@ def _game_row(record: GameRecord) -> str:
     scores = " – ".join(map(str, s.scores))
     when = escape(record.finished[:16].replace("T", " "))
     return (f'<li data-record="{record.id}"><span class="when">{when}</span>'
-            f'<span class="what">{escape(record.mode)} · {record.config.players}p · {scores}</span>'
+            f'<span class="what">{escape(mode_label(record.mode))} · {record.config.players} players · {scores}</span>'
             f'<span class="result {"win" if s.won else "loss"}">{escape(s.verdict)}</span>'
             f'<button type="button" class="secondary small" data-action="replay" data-arg="{record.id}">Replay</button>'
             f'<button type="button" class="secondary small" data-action="share-record" data-arg="{record.id}">Copy link</button></li>')

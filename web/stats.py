@@ -87,10 +87,15 @@ def histogram_svg(counts, title: str) -> str:
         height = 60 * n / peak
         bars.append(f'<rect x="{score * 8 + 2}" y="{70 - height:.1f}" width="6" height="{height:.1f}">'
                     f'<title>{score} points: {n}</title></rect>')
+        if n:
+            bars.append(f'<text x="{score * 8 + 5}" y="{68 - height:.1f}" text-anchor="middle" '
+                        f'class="value">{n}</text>')
     labels = "".join(f'<text x="{s * 8 + 5}" y="80" text-anchor="middle">{s}</text>'
                      for s in range(0, 30, 5))
+    axis = ('<line x1="0" y1="70.5" x2="242" y2="70.5" class="axis"/>'
+            '<text x="240" y="80" text-anchor="end">points</text>')
     return (f'<svg class="chart" viewBox="0 0 242 84" role="img" aria-label="{escape(title)}">'
-            f'{"".join(bars)}{labels}</svg>')
+            f'{"".join(bars)}{axis}{labels}</svg>')
 
 
 def results_svg(results, title: str) -> str:
@@ -104,5 +109,9 @@ def results_svg(results, title: str) -> str:
         x = index * 6 + 3
         dots.append(f'<circle cx="{x}" cy="{12 if won else 58}" r="2.2" class="{"win" if won else "loss"}"/>')
         line.append(f"{x},{58 - 46 * wins / (index + 1):.1f}")
+    rate = wins / len(results)
+    axis = (f'<line x1="0" y1="58.5" x2="{width}" y2="58.5" class="axis"/>'
+            f'<text x="{width - 2}" y="8" text-anchor="end">won</text>'
+            f'<text x="{width - 2}" y="68" text-anchor="end">lost · win rate now {rate:.0%}</text>')
     return (f'<svg class="chart" viewBox="0 0 {width} 70" role="img" aria-label="{escape(title)}">'
-            f'<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')
+            f'{axis}<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')

@@ -16,7 +16,7 @@ from html import escape
 
 from game.bots import BOT_LEVELS
 
-from ..board import SIDE_COLOURS
+from ..table.board import SIDE_COLOURS
 
 
 def seats_info(ctl) -> list[dict]:

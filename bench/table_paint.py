@@ -1,0 +1,84 @@
+"""Main-thread script time per move and frames dropped while a card and the pegs move, for 2 and
+4 players, at Chromium's normal speed and under 4x CPU throttling (issue 13's benchmark).
+
+    .venv/bin/python bench/table_paint.py
+
+A "move" here is one of the player's own inputs and the repaint it causes (choosing a crib card
+8 times, then playing a card): Chrome's ScriptDuration metric (all JavaScript and WebAssembly on
+the main thread, so Python too) before and after. Frames: requestAnimationFrame timestamps for
+the 600 ms after a card is played at the normal pace (300 ms of motion); a gap over 25 ms counts
+its missing frames as dropped. Each phase starts from the same table (tests/e2e/tables.py).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+from harness import launch, wait_ready  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from tables import SAVE_KEY, saves  # noqa: E402
+
+import serve  # noqa: E402
+
+FRAMES = """() => new Promise((done) => {
+  const stamps = [];
+  const start = performance.now();
+  const tick = (now) => { stamps.push(now); if (now - start < 600) requestAnimationFrame(tick); else done(stamps); };
+  requestAnimationFrame(tick);
+})"""
+
+
+def script_ms(cdp) -> float:
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return metrics["ScriptDuration"] * 1000
+
+
+def dropped(stamps) -> int:
+    return sum(max(0, round((b - a) / 16.7) - 1) for a, b in zip(stamps, stamps[1:]) if b - a > 25)
+
+
+def main() -> None:
+    with serve.spawn() as site, sync_playwright() as playwright:
+        browser = launch(playwright)
+        for players in (2, 4):
+            table = saves(players)
+            for throttle in (1, 4):
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                page.goto(site + "?speed=normal")
+                wait_ready(page)
+                page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["discard"]])
+                page.reload()
+                wait_ready(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+                times = []
+                for i in range(8):
+                    before = script_ms(cdp)
+                    page.locator('[data-action="select"]').nth(i % 2).click()
+                    page.wait_for_timeout(300)
+                    times.append(script_ms(cdp) - before)
+                page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["play"]])
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+                page.reload()
+                wait_ready(page)
+                page.wait_for_selector('[data-action="play"]')
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+                before = script_ms(cdp)
+                frames = page.evaluate(f"(() => {{ const p = ({FRAMES})(); "
+                                       f"document.querySelector('[data-action=play]').click(); return p; }})()")
+                play = script_ms(cdp) - before
+                print(f"{players} players, CPU x{throttle}: choose a card {statistics.median(times):.1f} ms "
+                      f"(median of 8, max {max(times):.1f}); play a card {play:.1f} ms with 600 ms of frames; "
+                      f"{len(frames)} frames, {dropped(frames)} dropped", flush=True)
+                page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""Screenshots of the table in every phase, for 2, 3 and 4 players, at desktop and phone sizes,
+light and dark: the evidence for how the table looks (issue 13), and a small gallery page.
+
+    .venv/bin/python scripts/screens.py                 # all of them, into test-artifacts/screens/
+    .venv/bin/python scripts/screens.py --players 2 --sizes 390x844 --themes dark
+    .venv/bin/python scripts/screens.py --gallery       # also docs/gallery/ (small JPEGs + index.html)
+
+Each phase starts from a table built under CPython (the engine, stepped with the first legal
+cards) and put in the page's save, so every run shows the same deals: the deal (choosing crib
+cards), the play (a pile on the table, the player to move), the show (reached by playing on in
+the page), and the end of the game. Uses serve.py and Debian's Chromium like the browser tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+from harness import launch  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from tables import load, play_until, saves  # noqa: E402
+
+import serve  # noqa: E402
+
+OUT = ROOT / "test-artifacts" / "screens"
+GALLERY = ROOT / "docs" / "gallery"
+SIZES = {"1280x800": (1280, 800), "768x1024": (768, 1024), "390x844": (390, 844), "360x640": (360, 640)}
+# The gallery's pictures: (players, phase, size, theme).
+GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light"),
+                 (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
+                 (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
+                 (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
+                 (3, "play", "768x1024", "dark")]
+
+
+def shoot(page, name: str, sizes, jpeg_for=()) -> None:
+    for size in sizes:
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(2500 if "show" in name else 400)       # let motion settle
+        page.screenshot(path=OUT / f"{name}-{size}.png")
+        if f"{name}-{size}" in jpeg_for:
+            GALLERY.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=GALLERY / f"{name}-{size}.jpg", type="jpeg", quality=62)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--sizes", nargs="*", default=["1280x800", "768x1024", "390x844", "360x640"])
+    parser.add_argument("--themes", nargs="*", default=["light", "dark"])
+    parser.add_argument("--phases", nargs="*", default=["discard", "play", "show", "over"])
+    parser.add_argument("--gallery", action="store_true", help="also write docs/gallery/")
+    args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    jpeg_for = {f"{p}p-{phase}-{theme}-{size}" for p, phase, size, theme in GALLERY_SHOTS} if args.gallery else ()
+    with serve.spawn() as site, sync_playwright() as playwright:
+        browser = launch(playwright)
+        for players in args.players:
+            table = saves(players)
+            for theme in args.themes:
+                context = browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800})
+                page = context.new_page()
+                name = f"{players}p-{{}}-{theme}"
+                if "discard" in args.phases:
+                    load(page, site, table["discard"])
+                    shoot(page, name.format("discard"), args.sizes, jpeg_for)
+                if {"play", "show"} & set(args.phases):
+                    load(page, site, table["play"])
+                    if "play" in args.phases:
+                        shoot(page, name.format("play"), args.sizes, jpeg_for)
+                    if "show" in args.phases:
+                        page.set_viewport_size({"width": 1280, "height": 800})
+                        play_until(page, "show")
+                        shoot(page, name.format("show"), args.sizes, jpeg_for)
+                if "over" in args.phases:
+                    load(page, site, table["over"])
+                    play_until(page, "verdict")
+                    shoot(page, name.format("over"), args.sizes, jpeg_for)
+                context.close()
+                print(f"{players} players, {theme}: done", flush=True)
+        browser.close()
+    if args.gallery:
+        write_gallery()
+
+
+def write_gallery() -> None:
+    figures = "\n".join(
+        f'  <figure><img src="{p}p-{phase}-{theme}-{size}.jpg" alt="{p} players, {phase}, {size}, {theme}" '
+        f'loading="lazy"><figcaption>{p} players · {phase} · {size} · {theme}</figcaption></figure>'
+        for p, phase, size, theme in GALLERY_SHOTS)
+    (GALLERY / "index.html").write_text(f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Cribbage: the table, in pictures</title>
+<style>
+  body {{ font-family: system-ui, sans-serif; margin: 1.5rem; background: #f4f1ea; color: #1c2a20; }}
+  main {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 1.2rem; align-items: start; }}
+  figure {{ margin: 0; }} img {{ width: 100%; height: auto; border-radius: 6px; box-shadow: 0 2px 10px rgb(0 0 0 / 0.2); }}
+  figcaption {{ font-size: 0.9rem; margin-top: 0.3rem; }}
+</style></head>
+<body><h1>The table, in pictures</h1>
+<p>Made by <code>scripts/screens.py --gallery</code> (every phase, 2-4 players, three sizes, light and dark,
+goes to <code>test-artifacts/screens/</code>; these are a few of them).</p>
+<main>
+{figures}
+</main></body></html>
+""", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

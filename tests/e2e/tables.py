@@ -1,0 +1,74 @@
+"""Tables at a chosen moment, built under CPython and put in the page's save: the browser tests
+(axe, screenshots) and scripts/screens.py start every phase from the same deals."""
+
+from __future__ import annotations
+
+from harness import wait_ready
+
+from game.engine import DISCARDING, PLAYING
+from web.controller import Controller
+
+SAVE_KEY = "cribbage.table.v1"
+ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="select"], '
+              '[data-action="play"]')
+
+
+def step(ctl: Controller) -> None:
+    view = ctl.view()
+    if ctl.show:
+        ctl.command("continue")
+    elif ctl.bot_waiting():
+        ctl.bot_step()
+    elif view.phase == DISCARDING:
+        for card in sorted(view.hand)[: view.config.to_crib]:
+            ctl.command("select", str(card))
+        ctl.command("confirm-discard")
+    elif view.phase == PLAYING and view.turn == 0:
+        ctl.command("play", str(view.legal[0].card))
+
+
+def saves(players: int, seed: int = 7) -> dict[str, str]:
+    """The page's save at the start of a deal, in the play, and near the end of the game."""
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.command("start", {"name": "You", "players": str(players), "level": "medium", "target": "121"})
+    found = {"discard": ctl.session.to_json()}
+    for _ in range(5000):
+        step(ctl)
+        view = ctl.view()
+        mine = view.phase == PLAYING and view.turn == 0 and not ctl.show and not ctl.bot_waiting()
+        if "play" not in found and mine and len(view.pile) >= players - 1 and view.count < 24:
+            found["play"] = ctl.session.to_json()
+        if max(view.scores) >= 108 and view.phase == DISCARDING and not ctl.show and "play" in found:
+            found["over"] = ctl.session.to_json()
+            return found
+    raise RuntimeError("no game")
+
+
+def load(page, site: str, save: str) -> None:
+    page.goto(site + "?speed=instant")
+    wait_ready(page)         # (a reload before that would cancel the runtime's downloads)
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [SAVE_KEY, save])
+    page.reload()
+    wait_ready(page)
+    page.wait_for_selector('[data-testid="hand"]')
+
+
+def play_until(page, wanted: str) -> None:
+    """Play the first cards in the page until ``wanted`` (a test id) shows."""
+    for _ in range(400):
+        page.wait_for_selector(ACTIONABLE, timeout=30_000)
+        if page.get_by_test_id(wanted).count():
+            return
+        if page.get_by_test_id("show").count():
+            page.get_by_test_id("continue").click()
+            continue
+        selectable = page.locator('[data-action="select"]')
+        if selectable.count():
+            for index in range(2 if selectable.count() == 6 else 1):
+                selectable.nth(index).click()
+            page.get_by_test_id("confirm-discard").click()
+            continue
+        playable = page.locator('[data-action="play"]')
+        if playable.count():
+            playable.first.click()
+    raise RuntimeError(f"{wanted} never showed")

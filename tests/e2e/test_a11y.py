@@ -1,0 +1,65 @@
+"""axe-core on the table's screens, light and dark, at desktop and phone size: no violations.
+
+axe-core is pinned in package.json (a dev dependency) and put into the page by the test as an
+inline script: it is never served by the site, never in dist/, and no request leaves the origin.
+"""
+
+from pathlib import Path
+
+import pytest
+from harness import Network
+from tables import load, play_until, saves
+
+pytestmark = pytest.mark.e2e
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SIZES = {"desktop": (1280, 800), "phone": (360, 640)}
+# Besides the default rules: the accessible name of a control starts with its visible text.
+OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+
+def violations(page) -> list[str]:
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    page.wait_for_timeout(700)    # let the show's items fade in: axe reads colours as painted
+    found = page.evaluate("(options) => axe.run(document, options).then(r => r.violations)", OPTIONS)
+    return [f"{v['id']} ({v['impact']}): {v['help']} -- "
+            + "; ".join(node["target"][0] + " " + node.get("failureSummary", "").replace("\n", " ")[:160]
+                        for node in v["nodes"][:4])
+            for v in found]
+
+
+def check_sizes(page, where: str, problems: list) -> None:
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        problems += [f"{where} at {size}: {line}" for line in violations(page)]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci)")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_table_screens_have_no_axe_violations(browser, site, theme):
+    context = browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800})
+    watched = Network(context, site)     # as the `page` fixture: nothing leaves the origin
+    page = watched.page
+    problems: list[str] = []
+    try:
+        page.goto(site)
+        page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=60_000)
+        check_sizes(page, "start", problems)
+        tables = saves(4 if theme == "dark" else 3)
+        load(page, site, tables["discard"])
+        check_sizes(page, "deal", problems)
+        load(page, site, tables["play"])
+        check_sizes(page, "play", problems)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        play_until(page, "show")
+        check_sizes(page, "show", problems)
+        if theme == "dark":
+            load(page, site, saves(2)["over"])
+            play_until(page, "verdict")
+            check_sizes(page, "verdict", problems)
+    finally:
+        outside, errors = watched.outside(), list(watched.errors)
+        context.close()
+    assert not problems, "\n".join(problems)
+    assert not outside and not errors, (outside, errors)

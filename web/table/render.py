@@ -1,0 +1,349 @@
+"""HTML for the table: a pure function of the controller's view (see `web.render`)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from game.engine import DISCARDING, OVER, PLAYING
+
+from ..controller import Controller, hand_order
+from ..friends.lobby import chat_panel
+from .board import SIDE_COLOURS, board_svg
+from .cards import card_back, card_face, cards_row
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+def seat_place(players: int, offset: int) -> str:
+    """Where a seat sits as seen by the player (offset 1 plays next, on the left).
+
+    >>> [seat_place(2, 1)], [seat_place(3, o) for o in (1, 2)], [seat_place(4, o) for o in (1, 2, 3)]
+    (['top'], ['left', 'right'], ['left', 'top', 'right'])
+    """
+    if offset == 0:
+        return "me"
+    if players == 2:
+        return "top"
+    if players == 3:
+        return ("left", "right")[offset - 1]
+    return ("left", "top", "right")[offset - 1]
+
+
+def render_table(ctl: Controller) -> str:
+    view = ctl.view()
+    multiplayer = getattr(ctl, "multiplayer", False)
+    players = view.config.players
+    showing = " showing" if ctl.show else ""
+    parts = [f'<div class="tabletop players-{players}{" friends" if multiplayer else ""}{showing}" '
+             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
+             f'data-state="{view.state_id}">',
+             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
+             '<section class="felt" aria-label="The table">', opponents(ctl, view),
+             middle(ctl, view), my_hand(ctl, view), '</section>']
+    if view.phase == OVER and not ctl.show:
+        parts.append(verdict_panel(ctl, view))
+    if multiplayer:
+        parts.append(chat_panel(ctl))
+    parts.append(log_panel(ctl.log()))
+    parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
+                 f'{escape(ctl.announcement)}</div></div>')
+    return "".join(parts)
+
+
+def chat_jump(ctl) -> str:
+    """Phones: the table chat sits below the hand, so a bar under the scores shows its latest
+    line and jumps down to it (hidden on wide screens, where the chat is beside the table)."""
+    last = ctl.chat[-1] if ctl.chat else None
+    if last is None:
+        line = "Say something to the table"
+    elif last["system"]:
+        line = escape(last["text"])
+    else:
+        line = f'<b>{escape(last["name"])}:</b> {escape(last["text"])}'
+    return (f'<a class="chat-jump" href="#chat-panel" data-testid="chat-jump">'
+            f'<span class="chat-jump-label">Chat</span><span class="chat-jump-line">{line}</span></a>')
+
+
+def scoreboard(ctl: Controller, view) -> str:
+    names = ctl.side_names()
+    target = view.config.target
+    dealer_side = view.config.side_of(view.dealer)
+    sides = []
+    for side, name in enumerate(names):
+        you = " (you)" if side == view.side and name.casefold() != "you" else ""
+        crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
+        why = escape(ctl.last_pegs.get(side, ""))
+        sides.append(
+            f'<div class="side" data-key="side-{side}" style="--side:{SIDE_COLOURS[side]}">'
+            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>{crib}'
+            f'<span class="score" data-testid="score-{side}">{min(view.scores[side], target)}</span>'
+            f'<span class="why">{why}</span></div>')
+    wins = ""
+    if view.config.match_wins > 1:
+        wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
+    board = board_svg(target, view.scores, view.previous, names)
+    return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
+            f'{wins}{board}</section>')
+
+
+def seat_badges(ctl: Controller, view, seat: int) -> str:
+    badges = []
+    me = view.seat
+    if seat == view.dealer:
+        badges.append('<span class="badge dealer">dealer</span>')
+    if view.config.players == 4 and seat != me and seat % 2 == me % 2:
+        badges.append('<span class="badge partner">partner</span>')
+    presence = getattr(ctl, "presence", None)
+    if presence is not None and seat != me:
+        if not presence()[seat]:
+            badges.append(f'<span class="badge away" data-testid="away-{seat}">away</span>')
+    if view.phase == DISCARDING and view.has_discarded[seat]:
+        badges.append('<span class="badge done">ready</span>')
+    if seat in view.said_go:
+        badges.append('<span class="badge go" data-testid="go">go</span>')
+    if view.turn == seat and view.phase == PLAYING and not ctl.show:
+        badges.append('<span class="badge to-play">to play</span>')
+    return "".join(badges)
+
+
+def played_by(view, seat: int) -> list:
+    return [step.card for step in view.play if step.kind == "play" and step.seat == seat]
+
+
+def opponents(ctl: Controller, view) -> str:
+    seats = []
+    players = view.config.players
+    shown = {event.seat: event for event in ctl.show if event.kind == "show"}
+    for offset in range(1, players):
+        seat = (view.seat + offset) % players
+        turn = " turn" if view.turn == seat and not ctl.show else ""
+        level = ctl.levels()[seat]
+        side = view.config.side_of(seat)
+        place = seat_place(players, offset)
+        if seat in shown:
+            cards = show_hand(ctl, view, shown[seat])
+        else:
+            backs = "".join(card_back("small", f"held-{seat}-{i}") for i in range(view.hand_sizes[seat]))
+            played = cards_row(played_by(view, seat), "small", "played")
+            cards = (f'<div class="held" data-from="{seat}">{backs}</div>'
+                     f'<div class="played">{played}</div>')
+        seats.append(
+            f'<div class="seat at-{place}{turn}" data-seat="{seat}" data-key="seat-{seat}" '
+            f'style="--side:{SIDE_COLOURS[side]}">'
+            f'<div class="who"><span class="name">{escape(ctl.names()[seat])}</span>'
+            f'<span class="level">{escape(level or "")}</span>{seat_badges(ctl, view, seat)}</div>'
+            f'{cards}</div>')
+    return "".join(seats)
+
+
+def middle(ctl: Controller, view) -> str:
+    owner = ctl.names()[view.dealer]
+    whose = "Your crib" if view.dealer == view.seat else f"{escape(owner)}’s crib"
+    place = seat_place(view.config.players, (view.dealer - view.seat) % view.config.players)
+    shown_starter = ctl.show_starter if ctl.show else view.starter
+    if shown_starter:
+        starter = card_face(shown_starter, "starter-card", attrs='data-from="deck"')
+    else:
+        starter = card_back("", "deck")
+    crib_event = next((event for event in ctl.show if event.kind == "crib"), None)
+    if crib_event is not None:
+        crib = show_hand(ctl, view, crib_event)
+    else:
+        crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
+            '<span class="empty">empty</span>'
+        crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
+    last = len(view.pile) - 1
+    players_of = {step.card: step.seat for step in view.play if step.kind == "play"}
+    pile = []
+    for i, card in enumerate(view.pile):
+        seat = players_of.get(card, view.seat)
+        origin = f'data-from="held-{seat}-{view.hand_sizes[seat]} seat-{seat}"'
+        pile.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
+    pile = "".join(pile)
+    count = "" if ctl.show else (
+        f'<div class="count-badge"><span class="label">Count</span>'
+        f'<span class="count" data-testid="count">{view.count}</span></div>')
+    pile_area = "" if ctl.show else (
+        f'<div class="play-area">{count}'
+        f'<div class="pile" data-testid="pile" role="group" aria-label="The pile">{pile}</div></div>')
+    intro = show_intro(ctl) if ctl.show else ""
+    return f"""
+<div class="centre dealer-{place}">
+  <div class="deck" role="group" aria-label="Starter and crib">
+    <div class="starter-slot"><div class="label">Starter</div><div data-testid="starter">{starter}</div></div>
+    <div class="crib"><div class="label">{whose}</div>{crib}</div>
+  </div>
+  {pile_area}{intro}
+</div>"""
+
+
+def crib_back(view, slot: int) -> str:
+    """One crib card, face down. The player's own discards are taken to be the last ones in, and
+    fly there from the hand (`web.table.motion`); the others come from the discarding seats."""
+    mine = len(view.discarded)
+    j = slot - (view.crib_size - mine)
+    if 0 <= j < mine:
+        origin = f"card-{sorted(view.discarded)[j]}"
+    else:
+        others = [seat for seat in range(view.config.players) if seat != view.seat]
+        seat = others[slot % len(others)]
+        origin = f"held-{seat}-{view.hand_sizes[seat]} seat-{seat}"
+    return card_back("small stacked", f"crib-{slot}", origin)
+
+
+def show_intro(ctl) -> str:
+    """The show's heading on the table: what the play ended with, then the hands to count."""
+    ended = "".join(f"<li>{escape(line)}</li>" for line in getattr(ctl, "show_intro", ()))
+    ended = f'<ul class="play-ended" data-testid="last-card">{ended}</ul>' if ended else ""
+    return (f'<div class="show-head" data-testid="show" aria-label="The show">'
+            f'<h2>The show</h2>{ended}</div>')
+
+
+ITEM_BEATS, HAND_BEATS = 0.6, 1.5   # the show's rhythm, in beats (CSS --beat: the pace's)
+
+
+def show_start(events, event) -> float:
+    """When a counted hand comes up in the show, in beats: after every hand before it."""
+    before = events[:list(events).index(event)]
+    return sum(HAND_BEATS + ITEM_BEATS * len(e.breakdown.items) for e in before)
+
+
+def show_hand(ctl, view, event) -> str:
+    """A counted hand where it lies: its cards and the starter, the total, and each combination,
+    said one after another with its cards lit as it is; hovering or focusing one lights it again.
+
+    The timing is CSS (delays in beats, a beat set by the pace), so nothing waits in Python and
+    instant play or reduced motion shows it all at once."""
+    starter = ctl.show_starter
+    start = show_start(ctl.show, event)
+    items = []
+    lit: dict = {}
+    for number, item in enumerate(event.breakdown.items):
+        for card in item.cards:
+            lit.setdefault(card, []).append(number)
+        items.append(f'<li class="item" tabindex="0" data-n="{number}" style="--i:{number}">'
+                     f'{escape(item.label())}</li>')
+
+    def shown_card(card, extra):
+        numbers = lit.get(card, [])
+        classes = " ".join([extra] + [f"in-{n}" for n in numbers])
+        timing = ", ".join(f"lit calc(var(--beat) * {ITEM_BEATS}) ease "
+                           f"calc((var(--start) + 1 + {n * ITEM_BEATS:g}) * var(--beat))" for n in numbers)
+        style = f' style="animation: {timing}"' if numbers else ""
+        return card_face(card, classes, attrs=style.strip(), key=f"shown-{event.kind}-{event.seat}-{card}")
+
+    starter_html = shown_card(starter, "small starter-mark") if starter else ""
+    cards = "".join(shown_card(card, "small") for card in event.cards)
+    return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
+            f'<div class="cards">{cards}{starter_html}</div>'
+            f'<div class="shown-total"><span class="total">{event.breakdown.total}</span>'
+            f'<span class="spoken">{escape(event.breakdown.spoken())}</span></div>'
+            f'<ul class="items">{"".join(items)}</ul></div>')
+
+
+def status_line(ctl: Controller, view) -> str:
+    text = status_text(ctl, view)
+    error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
+    return (f'<div class="status-wrap"><div class="status" data-testid="status">{escape(text)}</div>'
+            f'{error}</div>')
+
+
+def status_text(ctl: Controller, view) -> str:
+    names, me = ctl.names(), view.seat
+    if view.phase == OVER and not ctl.show:
+        return "Game over"
+    if ctl.show:
+        return "Each hand is counted where it lies, then the crib"
+    if getattr(ctl, "pending", False):
+        return "Sending your move to the host…"
+    levels = ctl.levels()
+    if getattr(ctl, "multiplayer", False) and levels[me] is not None:
+        return f"A bot ({levels[me]}) is playing for you until the host gives your seat back"
+    if view.phase == DISCARDING:
+        if view.has_discarded[me]:
+            return "Waiting for the others to discard"
+        n = view.config.to_crib
+        owner = "your" if view.dealer == me else f"{names[view.dealer]}'s"
+        if view.my_crib and view.dealer != me:
+            owner = "your partner's"
+        return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
+    if view.turn == me:
+        return f"Your turn: the count is {view.count}"
+    return f"{names[view.turn]} to play"
+
+
+def my_hand(ctl: Controller, view) -> str:
+    buttons = []
+    me = view.seat
+    free = not ctl.show and not getattr(ctl, "pending", False) and \
+        not (getattr(ctl, "multiplayer", False) and ctl.levels()[me] is not None)
+    playing = view.phase == PLAYING and view.turn == me and free
+    discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
+    shown = next((event for event in ctl.show if event.kind == "show" and event.seat == me), None)
+    for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
+        if discarding:
+            chosen = card in ctl.selected
+            attrs = (f'data-action="select" data-arg="{card}" aria-pressed="{str(chosen).lower()}" '
+                     f'title="key {index}"')
+            buttons.append(card_face(card, "selected" if chosen else "", "button", attrs))
+        elif playing:
+            legal = card.value + view.count <= 31
+            attrs = (f'data-action="play" data-arg="{card}" title="key {index}"' if legal
+                     else 'disabled aria-disabled="true"')
+            buttons.append(card_face(card, "" if legal else "dim", "button", attrs))
+        else:
+            buttons.append(card_face(card, "", "button", 'disabled aria-disabled="true"'))
+    action = ""
+    if discarding:
+        need = view.config.to_crib
+        ready = len(ctl.selected) == need
+        label = f"Put {'them' if need > 1 else 'it'} in the crib"
+        action = (f'<button class="primary" data-testid="confirm-discard" '
+                  f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
+    elif ctl.show:
+        action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
+                  'Continue</button>')
+    if shown is not None:
+        mine = show_hand(ctl, view, shown)
+    else:
+        played = cards_row(played_by(view, me), "small", "played")
+        mine = f'<div class="played">{played}</div>' if played else ""
+    go = seat_badges(ctl, view, me)
+    turn = " turn" if view.turn == me and not ctl.show else ""
+    side = view.config.side_of(me)
+    # During the show the next hand is already dealt: it waits, hidden, until Continue.
+    hidden = " hidden" if ctl.show else ""
+    hand = f'<div class="hand"{hidden} data-testid="hand">{"".join(buttons)}</div>'
+    return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}" '
+            f'aria-label="Your hand">{status_line(ctl, view)}'
+            f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
+            f'{hand}<div class="actions">{action}</div></section>')
+
+
+def verdict_panel(ctl: Controller, view) -> str:
+    names = ctl.side_names()
+    winner = view.winner
+    target = view.config.target
+    verb = "win" if view.config.players == 4 else "wins"
+    headline = "You win!" if winner == view.side else f"{escape(names[winner])} {verb}"
+    if getattr(ctl, "multiplayer", False):
+        again = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>'
+                 'Rematch</button>' if getattr(ctl, "hosting", False)
+                 else '<p class="hint" data-testid="await-rematch">The host can start a rematch.</p>')
+        buttons = f'{again}<button class="secondary" data-action="leave" data-testid="leave">Leave table</button>'
+    else:
+        buttons = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>Play again'
+                   '</button><button class="secondary" data-action="menu">Change table</button>')
+    rows = "".join(
+        f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
+        f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
+        for side, name in enumerate(names))
+    return (f'<section class="overlay" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
+            f'<div class="panel"><h2 id="verdict-title">{headline}</h2><ol class="final">{rows}</ol>'
+            f'<div class="actions">{buttons}</div></div></section>')
+
+
+def log_panel(lines) -> str:
+    items = "".join(f"<li>{escape(line)}</li>" for line in reversed(lines[-120:]))  # newest first
+    return (f'<details class="log" data-testid="log"><summary>Hand history</summary>'
+            f'<ol reversed>{items}</ol></details>')
