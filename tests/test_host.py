@@ -405,16 +405,49 @@ def test_closing_the_table_tells_every_guest():
 
 
 def test_a_hello_lost_with_a_replaced_channel_is_sent_again():
-    guest = GuestController("room-0123456789")
+    guest = GuestController("room-0123456789", token_source=lambda: "p" * 22)
     guest.rejoin()
     assert guest.take_outbox() == []                  # nothing before the player's "Sit down"
     guest.command("join", {"name": "Bob"})
-    assert guest.take_outbox() == [protocol.hello("Bob", None)]   # sent, then lost
+    assert guest.take_outbox() == [protocol.hello("Bob", "p" * 22)]   # sent, then lost
     guest.rejoin()                                    # the next channel opens: ask again
-    assert guest.take_outbox() == [protocol.hello("Bob", None)]
-    guest.receive(protocol.welcome(1, "t" * 22))
+    assert guest.take_outbox() == [protocol.hello("Bob", "p" * 22)]
+    guest.receive(protocol.welcome(1, "p" * 22))
     guest.rejoin()
-    assert guest.take_outbox() == [protocol.hello("Bob", "t" * 22)]
+    assert guest.take_outbox() == [protocol.hello("Bob", "p" * 22)]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_hello_sent_again_before_the_welcome_finds_the_same_seat(players):
+    """The first channel carried the hello but closed before the welcome came back: the hello
+    sent on the next channel must not take a second seat, nor hear that the table is full."""
+    wire = Wire(players)
+    gus = GuestController("room-0123456789", name="Gus")
+    gus.command("join", {"name": "Gus"})
+    first = gus.take_outbox()
+    wire.table.connect("first")
+    for text in first:
+        wire.table.receive("first", text)
+    wire.table.take_outbox()                          # lost with the first channel
+    wire.table.disconnect("first")
+    wire.guests["second"] = gus
+    wire.received["second"] = []
+    wire.table.connect("second")
+    gus.rejoin()
+    wire.pump()
+    assert gus.screen == "lobby" and gus.seat == 1
+    assert [seat.kind for seat in wire.table.seats].count("person") == 1
+    assert wire.table.seats[1].token == gus.token
+    late = wire.join("c", "Ivy")
+    assert late.seat == (2 if players == 3 else None)
+
+
+def test_a_guest_refused_a_seat_forgets_the_token_it_proposed():
+    wire = Wire(2)
+    wire.join("a", "Gus")
+    late = wire.join("b", "Ivy")
+    assert late.screen == "rejected" and late.token is None
+    assert wire.table.seats[1].name == "Gus"
 
 
 def test_a_chat_flood_is_dropped_before_any_work_and_never_echoed():

@@ -7,9 +7,9 @@ It never decides anything about the game: a move becomes an ``action`` message i
 ``outbox``, and the table changes only when the host's next view arrives. Pure Python.
 
 >>> from web.friends import protocol
->>> ctl = GuestController("room-0123456789")
+>>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":2,"type":"hello","name":"Bob","token":null}']
+['{"v":2,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
@@ -19,6 +19,8 @@ It never decides anything about the game: a move becomes an ``action`` message i
 """
 
 from __future__ import annotations
+
+import secrets
 
 from game.actions import Action
 from game.cards import Card
@@ -43,8 +45,9 @@ class GuestController:
     hosting = False
 
     def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: "",
-                 ticker=lambda: 0.0, last: int = 0):
+                 ticker=lambda: 0.0, last: int = 0, token_source=lambda: secrets.token_urlsafe(18)):
         self.room, self.token = room, token
+        self.token_source = token_source  # () -> a fresh seat token to propose on sitting down
         self.pin: str | None = None       # the host's identity from the invite link (web.net.identity)
         self.key_pin: str | None = None   # ... and its relay path key's (web.net.relay_path)
         self.paths: dict[int, tuple] = {}   # {own seat: (path, round trip ms)}, set by the glue
@@ -141,6 +144,8 @@ class GuestController:
     def _on_reject(self, message) -> None:
         self.screen, self.rejected = "rejected", message["text"]
         self.joining = False
+        if self.seat is None:       # no seat was given for the token this guest proposed
+            self.token = None
 
     def _on_error(self, message) -> None:
         self.error = message["text"]
@@ -228,6 +233,8 @@ class GuestController:
             raise ValueError("type your name to sit down")
         self.screen, self.rejected = "join", ""
         self.joining = True
+        if self.token is None:      # proposed now, so a hello sent again finds the same seat
+            self.token = self.token_source()
         self.outbox.append(protocol.hello(self.prefs["name"], self.token))
 
     def rejoin(self) -> None:

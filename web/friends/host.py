@@ -206,7 +206,8 @@ class HostTable:
             name = clean_name(name, f"Player {seat + 1}")
             while name in taken:
                 name = clean_name(name[: protocol.MAX_NAME - 2], "") + "'"
-            self.seats[seat] = Seat("person", name, token=self.token_source())
+            # The token the guest proposed (a hello sent again finds this seat), else a new one.
+            self.seats[seat] = Seat("person", name, token=token or self.token_source())
             self.seat_of[conn] = seat
             news = f"{name} sat down"
         self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))

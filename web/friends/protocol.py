@@ -13,6 +13,10 @@ person can read; the caller drops the message and logs the reason. Pure Python.
                     record {config, seed, actions, names}   (only once the game is over)
                     ack {n}
 
+A guest's first ``hello`` proposes a fresh seat token, which the host keeps for the seat it
+gives: a ``hello`` sent again over a new channel before the ``welcome`` came back finds that
+seat, instead of taking a second one (or hearing the table is full).
+
 A guest numbers its moves and chat lines (``n``) and the host acknowledges each number
 (``ack``; ``welcome``'s ``last`` after a reconnect), so nothing is lost or taken twice when a
 connection drops: `web.friends.delivery`.
