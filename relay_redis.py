@@ -99,7 +99,7 @@ local peers = redis.call("HKEYS", rk)
 for i, peer in ipairs(peers) do peers[i] = '"' .. peer .. '"' end
 redis.call("PUBLISH", P .. "to:" .. inst, room .. "\n" .. id .. "\n\n" .. '{"type": "joined", "id": "' .. id ..
   '", "peers": [' .. table.concat(peers, ", ") .. '], "ice": ' .. ice .. '}')
-tell_room(room, "", '{"type": "peer-joined", "id": "' .. id .. '"}')
+tell_room(room, id, '{"type": "peer-joined", "id": "' .. id .. '"}')
 redis.call("HSET", rk, id, inst .. " " .. addr)
 redis.call("HINCRBY", ak, room, 1)
 redis.call("HSET", ik, room .. " " .. id, addr)
@@ -212,6 +212,7 @@ class RedisRelay(Relay):
         self.up = False                  # registered in Redis and listening: members are welcome
         self.task: asyncio.Task | None = None
         self.waiters: dict[str, asyncio.Future] = {}   # `settle` tokens on their way back
+        self.scripts_run = 0
         # self.rooms (from Relay) holds only this instance's members: room -> id -> Member.
 
     # ---- the server's side ----
@@ -258,6 +259,7 @@ class RedisRelay(Relay):
     # ---- rooms in Redis ----
 
     async def script(self, name: str, *args) -> object:
+        self.scripts_run += 1
         return await self.scripts[name](args=[self.prefix, *args])
 
     async def join_shared(self, member: Member, room: str) -> None:
