@@ -366,7 +366,7 @@ class RedisRelay(Relay):
 
     async def run(self, first: asyncio.Event) -> None:
         """Connect, listen and beat; on any failure say so once, close this instance's
-        members, and try again (0.5 s, doubling up to RETRY_MAX)."""
+        members, and try again (after 0.5 s, doubling up to RETRY_MAX or the expiry)."""
         delay, failing = 0.5, False
         while True:
             pubsub = self.redis.pubsub()
@@ -388,7 +388,7 @@ class RedisRelay(Relay):
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()
             await asyncio.sleep(delay)
-            delay = min(2 * delay, RETRY_MAX)
+            delay = min(2 * delay, RETRY_MAX, self.expiry)
 
     async def register(self, pubsub) -> None:
         """Join Redis as a new instance: listen on its channel (confirmed), start its heartbeat,
