@@ -51,6 +51,7 @@ from serve import Limits, Log, Member, Relay, Turn
 PREFIX = "cribbage:"
 EXPIRY = 6.0         # seconds an instance's heartbeat lasts unless renewed
 RETRY_MAX = 5.0      # longest wait between two attempts to reach Redis
+CONNECTIONS = 32     # Redis connections an instance opens at most (one of them listens)
 
 # Shared by every script: ARGV[1] is the key prefix.
 COMMON = r"""
@@ -205,8 +206,12 @@ class RedisRelay(Relay):
                  prefix: str = PREFIX):
         super().__init__(limits, clock, log, turn)
         self.url, self.expiry, self.prefix = url, expiry, prefix
-        self.redis = aioredis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2,
-                                             socket_timeout=max(2.0, expiry / 2), health_check_interval=0)
+        # At most CONNECTIONS commands at once (the rest wait for one), none retried: a
+        # failure is an outage (`run`), never a silent reconnect that could lose messages.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=CONNECTIONS, timeout=expiry, retry=Retry(NoBackoff(), 0),
+            socket_connect_timeout=2, socket_timeout=max(2.0, expiry / 2), health_check_interval=0)
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.scripts = {name: self.redis.register_script(COMMON + body) for name, body in SCRIPTS.items()}
         self.instance = ""
         self.up = False                  # registered in Redis and listening: members are welcome
@@ -239,6 +244,8 @@ class RedisRelay(Relay):
             else:
                 await self.forward_shared(member, *args)
         except (RedisError, OSError, Lost) as error:
+            self.log(member.address, "relay-down", f"relay: {member.address} turned away ({kind}): "
+                     f"{error or type(error).__name__}")
             self.turn_away(member, error)
 
     async def leave(self, member: Member) -> None:
