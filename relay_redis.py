@@ -218,6 +218,7 @@ class RedisRelay(Relay):
         self.task: asyncio.Task | None = None
         self.waiters: dict[str, asyncio.Future] = {}   # `settle` tokens on their way back
         self.scripts_run = 0
+        self.unleft: set[tuple[str, str]] = set()   # (room, id) whose leave failed: tried again each beat
         # self.rooms (from Relay) holds only this instance's members: room -> id -> Member.
 
     # ---- the server's side ----
@@ -252,8 +253,10 @@ class RedisRelay(Relay):
         room = self.forget(member)
         if room is None or not self.up:
             return   # without Redis, its entry goes when this instance's old self is cleared away
-        with contextlib.suppress(RedisError, OSError):
+        try:
             await self.script("leave", room, member.id)
+        except (RedisError, OSError):
+            self.unleft.add((room, member.id))
 
     def turn_away(self, member: Member, error: Exception) -> None:
         """Tell a member the relay is down, and close its socket (it reconnects)."""
@@ -278,10 +281,15 @@ class RedisRelay(Relay):
                 continue
             member.room = room
             local[member.id] = member    # before the script: its `joined` may arrive at once
-            (status,) = await self.script(
-                "join", room, member.id, self.instance, member.address, self.limits.max_members,
-                self.limits.max_members_per_address, self.limits.max_rooms_per_address,
-                int(4000 * self.expiry), "true" if self.turn else "false")
+            try:
+                (status,) = await self.script(
+                    "join", room, member.id, self.instance, member.address, self.limits.max_members,
+                    self.limits.max_members_per_address, self.limits.max_rooms_per_address,
+                    int(4000 * self.expiry), "true" if self.turn else "false")
+            except (RedisError, OSError):
+                self.forget(member)
+                self.unleft.add((room, member.id))   # it may have joined before the answer was lost
+                raise
             status = status.decode()
             if status != "ok":
                 self.forget(member)
@@ -318,7 +326,10 @@ class RedisRelay(Relay):
     def deliver(self, data: bytes) -> None:
         """One message Redis published for this instance: to one member, or to all of a room's
         here but one. An empty room is `settle`'s token coming back."""
-        room, to, skip, text = data.decode().split("\n", 3)
+        try:
+            room, to, skip, text = data.decode().split("\n", 3)
+        except ValueError:   # (UnicodeDecodeError too) not one of ours: someone else published it
+            return
         if not room:
             waiter = self.waiters.pop(text, None)
             if waiter is not None and not waiter.done():
@@ -401,6 +412,7 @@ class RedisRelay(Relay):
         """Join Redis as a new instance: listen on its channel (confirmed), start its heartbeat,
         and clear away the instance it was before, if any, and any other dead one."""
         before, self.instance = self.instance, secrets.token_hex(8)
+        self.unleft.clear()   # the members of the instance before, cleared away below
         await pubsub.subscribe(self.channel)
         async with asyncio.timeout(5):
             while (message := await pubsub.get_message(timeout=1.0)) is None or message["type"] != "subscribe":
@@ -431,6 +443,14 @@ class RedisRelay(Relay):
             if not await self.script("beat", self.instance, int(1000 * self.expiry), int(4000 * self.expiry)):
                 raise Lost("this instance's heartbeat had expired: its members were given up for dead")
             await self.script("reap")
+            await self.leave_again()
+
+    async def leave_again(self) -> None:
+        """Take out of their rooms the members whose leave failed (a script that timed out)."""
+        for room, member_id in list(self.unleft):
+            if member_id not in self.rooms.get(room, {}):
+                await self.script("leave", room, member_id)
+            self.unleft.discard((room, member_id))
 
     def drop_members(self) -> None:
         """Close every member's socket: its place in Redis is no longer kept."""

@@ -253,3 +253,38 @@ def test_an_unreachable_redis_at_start_is_said_and_the_relay_refuses(tmp_path):
         assert child.poll() is None
     lines = log.read_text().splitlines()
     assert sum("unreachable" in line for line in lines) == 1, lines
+
+
+def test_a_leave_that_failed_is_done_at_the_next_beat(redis_url):
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    async def main():
+        prefix = f"test-leave-{time.monotonic_ns()}:"
+        relays = [relay_redis.RedisRelay(serve.Limits(), redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
+        for relay in relays:
+            await relay.start()
+        heard, _ = [], []
+        stays = relays[0].connect("10.0.0.1", lambda text: heard.append(json.loads(text)))
+        goes = relays[1].connect("10.0.0.2", _.append)
+        for relay, member in zip(relays, (stays, goes)):
+            await relay.handle(member, '{"type": "join", "room": "room-failed-leave"}')
+        script = relays[1].scripts["leave"]
+
+        async def lost(*args, **kwargs):
+            raise RedisConnectionError("the answer was lost")
+        relays[1].scripts["leave"] = lost
+        await relays[1].leave(goes)
+        relays[1].scripts["leave"] = script
+        rooms, _addresses = await relays[0].snapshot()
+        assert goes.id in rooms["room-failed-leave"]      # still there, for now
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if {"type": "peer-left", "id": goes.id} in heard:
+                break
+        rooms, addresses = await relays[0].snapshot()
+        for relay in relays:
+            await relay.stop()
+        return rooms, addresses, heard, (stays.id, goes.id)
+    rooms, addresses, heard, (stays, goes) = run(main())
+    assert {"type": "peer-left", "id": goes} in heard
+    assert list(rooms["room-failed-leave"]) == [stays] and "10.0.0.2" not in addresses
