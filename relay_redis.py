@@ -37,6 +37,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -219,6 +220,8 @@ class RedisRelay(Relay):
         self.waiters: dict[str, asyncio.Future] = {}   # `settle` tokens on their way back
         self.scripts_run = 0
         self.unleft: set[tuple[str, str]] = set()   # (room, id) whose leave failed: tried again each beat
+        self.queues: dict[Member, deque] = {}          # messages counted, waiting for their turn
+        self.workers: dict[Member, asyncio.Task] = {}  # one task per member with a queue
         # self.rooms (from Relay) holds only this instance's members: room -> id -> Member.
 
     # ---- the server's side ----
@@ -231,7 +234,33 @@ class RedisRelay(Relay):
         raise TypeError("a RedisRelay is driven with `await handle(...)`")
 
     async def handle(self, member: Member, text: str) -> None:
-        parsed = self.parse(member, text)
+        """Count a message against the member's rate now, as it arrives (as in memory), and
+        queue it: the member's worker takes its messages in order, each awaiting Redis,
+        while the server goes on reading the socket."""
+        if not self.spend(member):
+            return self.over_rate(member)
+        queue = self.queues.setdefault(member, deque())
+        if len(queue) >= self.limits.max_rate * 4:   # Redis is this far behind: as good as down
+            return self.turn_away(member, Lost("Redis is too slow"))
+        queue.append(text)
+        if member not in self.workers:
+            self.workers[member] = asyncio.create_task(self.work(member, queue))
+
+    async def work(self, member: Member, queue: deque) -> None:
+        try:
+            while queue:
+                await self.take(member, queue.popleft())
+        finally:
+            del self.workers[member], self.queues[member]
+
+    async def idle(self, member: Member) -> None:
+        """Wait until the member's queued messages have been handled."""
+        if (worker := self.workers.get(member)) is not None:
+            await asyncio.shield(worker)
+
+    async def take(self, member: Member, text: str) -> None:
+        """Handle one message from the member's queue (its rate was counted on arrival)."""
+        parsed = self.parse(member, text, charged=True)
         if parsed is None:
             return
         kind, args = parsed
@@ -250,6 +279,9 @@ class RedisRelay(Relay):
             self.turn_away(member, error)
 
     async def leave(self, member: Member) -> None:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.expiry):
+                await self.idle(member)       # what it sent before closing goes first
         room = self.forget(member)
         if room is None or not self.up:
             return   # without Redis, its entry goes when this instance's old self is cleared away
@@ -273,9 +305,9 @@ class RedisRelay(Relay):
         return await self.scripts[name](args=[self.prefix, *args])
 
     async def join_shared(self, member: Member, room: str) -> None:
-        local = self.rooms.setdefault(room, {})
         status = "taken"
         while status == "taken":
+            local = self.rooms.setdefault(room, {})
             member.id = secrets.token_hex(6)
             if member.id in local:
                 continue
@@ -293,7 +325,6 @@ class RedisRelay(Relay):
             status = status.decode()
             if status != "ok":
                 self.forget(member)
-                local = self.rooms.setdefault(room, {})
         if status == "ok":
             self.stats["joins"] += 1
             return

@@ -621,11 +621,11 @@ class Relay:
         """Whether the relay can take members now (a shared backend cannot while Redis is down)."""
         return True
 
-    def parse(self, member: Member, text: str) -> tuple[str, tuple] | None:
+    def parse(self, member: Member, text: str, charged: bool = False) -> tuple[str, tuple] | None:
         """What a message asks for, checked against everything but the rooms: ("join",
         (room,)), ("forward", (to, data)) or ("ice", ()); None when it was refused (with an
-        error reply) or was over the rate."""
-        if not self.spend(member):
+        error reply) or was over the rate (``charged``: it was counted already)."""
+        if not charged and not self.spend(member):
             return self.over_rate(member)
         if len(text) > self.limits.max_payload:
             return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")

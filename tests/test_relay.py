@@ -95,6 +95,7 @@ class Relays:
             return relay.receive(member, text)
         before = relay.scripts_run
         self.loop.call(relay.handle(member, text))
+        self.loop.call(relay.idle(member))
         if relay.scripts_run != before:   # it may have published something
             self.settle()
 
