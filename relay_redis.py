@@ -45,14 +45,14 @@ from urllib.parse import urlsplit, urlunsplit
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from serve import Limits, Log, Member, Relay, Turn
 
 PREFIX = "cribbage:"
 EXPIRY = 6.0         # seconds an instance's heartbeat lasts unless renewed
 RETRY_MAX = 5.0      # longest wait between two attempts to reach Redis
-CONNECTIONS = 32     # Redis connections an instance opens at most (one of them listens)
+CONNECTIONS = 16     # batches of members' scripts an instance has in flight at most
 
 # Shared by every script: ARGV[1] is the key prefix.
 COMMON = r"""
@@ -207,13 +207,20 @@ class RedisRelay(Relay):
                  prefix: str = PREFIX):
         super().__init__(limits, clock, log, turn)
         self.url, self.expiry, self.prefix = url, expiry, prefix
-        # At most CONNECTIONS commands at once (the rest wait for one), none retried: a
-        # failure is an outage (`run`), never a silent reconnect that could lose messages.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=CONNECTIONS, timeout=expiry, retry=Retry(NoBackoff(), 0),
-            socket_connect_timeout=2, socket_timeout=max(2.0, expiry / 2), health_check_interval=0)
-        self.redis = aioredis.Redis(connection_pool=pool)
-        self.scripts = {name: self.redis.register_script(COMMON + body) for name, body in SCRIPTS.items()}
+        # Members' scripts go out batched (`script`), at most CONNECTIONS batches at once;
+        # the heartbeat, the reaper and the channel have connections of their own, so that a
+        # busy instance is never given up for dead. Nothing is retried: a failure is an outage
+        # (`run`), never a silent reconnect that could lose messages.
+        def client(connections: int) -> aioredis.Redis:
+            return aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=connections, timeout=expiry, retry=Retry(NoBackoff(), 0),
+                socket_connect_timeout=2, socket_timeout=max(2.0, expiry / 2), health_check_interval=0))
+        self.redis, self.control = client(CONNECTIONS), client(3)
+        self.sources = {name: COMMON + body for name, body in SCRIPTS.items()}
+        self.shas: dict[str, str] = {}       # loaded into Redis by `register`
+        self.batch: list[tuple[str, tuple, asyncio.Future]] = []
+        self.flushes: set[asyncio.Task] = set()
+        self.trouble: Exception | None = None   # a batch's error that means starting again
         self.instance = ""
         self.up = False                  # registered in Redis and listening: members are welcome
         self.task: asyncio.Task | None = None
@@ -301,8 +308,42 @@ class RedisRelay(Relay):
     # ---- rooms in Redis ----
 
     async def script(self, name: str, *args) -> object:
+        """Run a member's script: the scripts asked for while the event loop goes round go
+        to Redis together, as one pipeline (one write, one read), each answered in turn."""
         self.scripts_run += 1
-        return await self.scripts[name](args=[self.prefix, *args])
+        future = asyncio.get_running_loop().create_future()
+        self.batch.append((name, args, future))
+        if len(self.batch) == 1:
+            asyncio.get_running_loop().call_soon(self.send_batch)
+        return await future
+
+    def send_batch(self) -> None:
+        batch, self.batch = self.batch, []
+        task = asyncio.create_task(self.flush(batch))
+        self.flushes.add(task)
+        task.add_done_callback(self.flushes.discard)
+
+    async def flush(self, batch: list[tuple[str, tuple, asyncio.Future]]) -> None:
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for name, args, _ in batch:
+                pipe.evalsha(self.shas[name], 0, self.prefix, *args)
+            results = await pipe.execute(raise_on_error=False)
+        except Exception as error:   # RedisError, OSError, KeyError (no scripts: not registered yet)
+            results = [error] * len(batch)
+        for (_, _, future), result in zip(batch, results):
+            if isinstance(result, NoScriptError):    # Redis forgot them (SCRIPT FLUSH): start again
+                self.trouble = result
+            if future.done():
+                continue
+            if isinstance(result, Exception):
+                future.set_exception(result if isinstance(result, (RedisError, OSError)) else Lost(repr(result)))
+            else:
+                future.set_result(result)
+
+    async def control_script(self, name: str, *args) -> object:
+        """Run the heartbeat's or the reaper's script, on the connections kept for them."""
+        return await self.control.evalsha(self.shas[name], 0, self.prefix, *args)
 
     async def join_shared(self, member: Member, room: str) -> None:
         status = "taken"
@@ -382,7 +423,7 @@ class RedisRelay(Relay):
         delivered (a token sent through this instance's channel comes back)."""
         token = secrets.token_hex(8)
         self.waiters[token] = asyncio.get_running_loop().create_future()
-        await self.redis.publish(self.channel, "\n\n\n" + token)
+        await self.control.publish(self.channel, "\n\n\n" + token)
         await self.waiters[token]
 
     @property
@@ -407,18 +448,19 @@ class RedisRelay(Relay):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         if self.instance:
+            with contextlib.suppress(RedisError, OSError, KeyError):
+                await self.control.delete(f"{self.prefix}alive:{self.instance}")
+                await self.control_script("reap")
+        for client in (self.redis, self.control):
             with contextlib.suppress(RedisError, OSError):
-                await self.redis.delete(f"{self.prefix}alive:{self.instance}")
-                await self.script("reap")
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.aclose()
+                await client.aclose()
 
     async def run(self, first: asyncio.Event) -> None:
         """Connect, listen and beat; on any failure say so once, close this instance's
         members, and try again (after 0.5 s, doubling up to RETRY_MAX or the expiry)."""
         delay, failing = 0.5, False
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self.control.pubsub()
             try:
                 await self.register(pubsub)
                 self.up, failing, delay = True, False, 0.5
@@ -444,15 +486,20 @@ class RedisRelay(Relay):
         and clear away the instance it was before, if any, and any other dead one."""
         before, self.instance = self.instance, secrets.token_hex(8)
         self.unleft.clear()   # the members of the instance before, cleared away below
+        self.trouble = None
+        for client in (self.redis, self.control):   # no connection from before the outage
+            await client.connection_pool.disconnect()
+        for name, source in self.sources.items():
+            self.shas[name] = await self.control.script_load(source)
         await pubsub.subscribe(self.channel)
         async with asyncio.timeout(5):
             while (message := await pubsub.get_message(timeout=1.0)) is None or message["type"] != "subscribe":
                 pass
-        await self.redis.set(f"{self.prefix}alive:{self.instance}", 1, px=int(1000 * self.expiry))
-        await self.redis.sadd(f"{self.prefix}instances", self.instance)
+        await self.control.set(f"{self.prefix}alive:{self.instance}", 1, px=int(1000 * self.expiry))
+        await self.control.sadd(f"{self.prefix}instances", self.instance)
         if before:
-            await self.redis.delete(f"{self.prefix}alive:{before}")
-        await self.script("reap")
+            await self.control.delete(f"{self.prefix}alive:{before}")
+        await self.control_script("reap")
 
     async def listen(self, pubsub) -> None:
         """Deliver what Redis publishes for this instance, and beat, until either fails."""
@@ -461,6 +508,8 @@ class RedisRelay(Relay):
             while True:
                 if beat.done():
                     beat.result()    # its error, if any, ends the connection
+                if self.trouble is not None:
+                    raise Lost(f"Redis lost this relay's scripts ({self.trouble})")
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is not None and message["type"] == "message":
                     self.deliver(message["data"])
@@ -471,16 +520,16 @@ class RedisRelay(Relay):
         """Renew the heartbeat every third of its life, and clear away dead instances."""
         while True:
             await asyncio.sleep(self.expiry / 3)
-            if not await self.script("beat", self.instance, int(1000 * self.expiry), int(4000 * self.expiry)):
+            if not await self.control_script("beat", self.instance, int(1000 * self.expiry), int(4000 * self.expiry)):
                 raise Lost("this instance's heartbeat had expired: its members were given up for dead")
-            await self.script("reap")
+            await self.control_script("reap")
             await self.leave_again()
 
     async def leave_again(self) -> None:
         """Take out of their rooms the members whose leave failed (a script that timed out)."""
         for room, member_id in list(self.unleft):
             if member_id not in self.rooms.get(room, {}):
-                await self.script("leave", room, member_id)
+                await self.control_script("leave", room, member_id)
             self.unleft.discard((room, member_id))
 
     def drop_members(self) -> None:
@@ -496,14 +545,14 @@ class RedisRelay(Relay):
         """(rooms: room -> id -> instance, addresses: address -> room -> members), as Redis
         holds them now, under this relay's prefix."""
         rooms, addresses = {}, {}
-        async for key in self.redis.scan_iter(match=self.prefix + "*"):
+        async for key in self.control.scan_iter(match=self.prefix + "*"):
             name = key.decode()[len(self.prefix):]
             kind, _, rest = name.partition(":")
             if kind == "room":
-                held = await self.redis.hgetall(key)
+                held = await self.control.hgetall(key)
                 rooms[rest] = {k.decode(): v.decode().split(" ")[0] for k, v in held.items()}
             elif kind == "addr":
-                held = await self.redis.hgetall(key)
+                held = await self.control.hgetall(key)
                 addresses[rest] = {k.decode(): int(v) for k, v in held.items()}
         return rooms, addresses
 

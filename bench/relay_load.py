@@ -26,6 +26,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -109,7 +110,10 @@ async def run(urls: list[str], first: int, rooms: int, seconds: float, window: i
                 text = await asyncio.wait_for(socket.recv(), timeout=max(0.01, stop - time.monotonic()))
             except TimeoutError:
                 break
-            sent = int(json.loads(text)["data"].split(":", 1)[0])
+            got = json.loads(text)
+            if got["type"] != "from":
+                raise RuntimeError(f"the relay said {got}")
+            sent = int(got["data"].split(":", 1)[0])
             latencies.append((time.perf_counter_ns() - sent) / 1e6)
             counts["received"] += 1
             await socket.send(message(partner))
@@ -217,20 +221,22 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--clients", type=int, default=2, help="load-generating processes")
     parser.add_argument("--backend", choices=("memory", "redis", "both"), default="both")
+    parser.add_argument("--log", type=Path, help="append the relays' logs to this file")
     args = parser.parse_args()
     args.rooms = max(1, min(args.rooms, 4000))          # bounded: 2 sockets a room
     args.seconds = min(args.seconds, 120.0)
     args.size = max(20, args.size)
     rows = []
     if args.backend in ("memory", "both"):
-        with serve.spawn(args=("--relay-only", *LIMITS)) as url:
+        with open(args.log or os.devnull, "a") as log, serve.spawn(stderr=log, args=("--relay-only", *LIMITS)) as url:
             rows.append(measure("in memory, 1 instance", [url], args))
     if args.backend in ("redis", "both"):
         import relay_redis   # needs the redis package and redis-server
 
         with contextlib.ExitStack() as stack:
             redis_url = stack.enter_context(relay_redis.redis_server())
-            urls = [stack.enter_context(serve.spawn(args=("--relay-only", "--redis", redis_url, *LIMITS)))
+            log = stack.enter_context(open(args.log, "a")) if args.log else subprocess.DEVNULL
+            urls = [stack.enter_context(serve.spawn(stderr=log, args=("--relay-only", "--redis", redis_url, *LIMITS)))
                     for _ in range(2)]
             rows.append(measure("Redis, 2 instances", urls, args, redis_url))
     print(table(rows, args))

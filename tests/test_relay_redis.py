@@ -268,13 +268,14 @@ def test_a_leave_that_failed_is_done_at_the_next_beat(redis_url):
         goes = relays[1].connect("10.0.0.2", _.append)
         for relay, member in zip(relays, (stays, goes)):
             await relay.handle(member, '{"type": "join", "room": "room-failed-leave"}')
-        script = relays[1].scripts["leave"]
+        await relays[1].idle(goes)
+        script = relays[1].script
 
         async def lost(*args, **kwargs):
             raise RedisConnectionError("the answer was lost")
-        relays[1].scripts["leave"] = lost
+        relays[1].script = lost
         await relays[1].leave(goes)
-        relays[1].scripts["leave"] = script
+        relays[1].script = script
         rooms, _addresses = await relays[0].snapshot()
         assert goes.id in rooms["room-failed-leave"]      # still there, for now
         for _ in range(50):
