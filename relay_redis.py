@@ -504,8 +504,12 @@ class RedisRelay(Relay):
     async def listen(self, pubsub) -> None:
         """Deliver what Redis publishes for this instance, and beat, until either fails."""
         beat = asyncio.create_task(self.beat())
+        delivered = 0
         try:
             while True:
+                delivered += 1
+                if delivered % 64 == 0:   # a buffered message is read without waiting: let the rest run
+                    await asyncio.sleep(0)
                 if beat.done():
                     beat.result()    # its error, if any, ends the connection
                 if self.trouble is not None:

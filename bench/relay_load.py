@@ -44,7 +44,8 @@ LIMITS = ("--max-rate", "1000000", "--max-rooms-per-address", "1000000", "--max-
 
 
 def children(name: bytes) -> list[int]:
-    """Pids of this process's children whose command line has a part ending in ``name``."""
+    """Pids of this process's children whose command line has ``name`` in it (redis-server
+    rewrites its own: "redis-server 127.0.0.1:PORT")."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -53,7 +54,7 @@ def children(name: bytes) -> list[int]:
                 parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-            if parent == os.getpid() and any(part.endswith(name) for part in cmd):
+            if parent == os.getpid() and any(name in part for part in cmd):
                 found.append(int(entry))
     return found
 
