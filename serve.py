@@ -3,6 +3,7 @@
 
     python serve.py [--host 127.0.0.1] [--port 8000] [--root DIR]    (--port 0: a free port)
     python serve.py --relay-only [--host 0.0.0.0] [--port 8000]       (just the relay)
+    python serve.py --relay-only --redis redis://HOST:PORT/DB         (rooms shared by instances)
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
@@ -19,7 +20,10 @@ The file logic (`respond`) knows nothing about sockets, and the transport is a s
 asyncio HTTP/1.1 server (one request per connection). A WebSocket upgrade of ``/relay``
 is handed to the relay (`relay.py`'s job lives here too, see `Relay`): the `websockets`
 library's Sans-I/O protocol runs on the same connection, so site and relay share one port.
-`spawn` runs the server in a child process for tests and benchmarks.
+`spawn` runs the server in a child process for tests and benchmarks. With ``--redis`` the
+relay's rooms live in Redis, shared by every instance using it (`relay_redis.RedisRelay`, a
+`Relay` whose rooms are scripts in Redis); the server drives either through the same
+awaitable `Relay.handle` and `Relay.leave`.
 """
 
 import argparse
@@ -485,8 +489,9 @@ async def serve_until_stopped(shared: Server, host: str, port: int) -> None:
 #
 # "ice": true in `joined` says TURN is configured, so asking is worth it. A refused message
 # changes nothing and gets an error reply; the connection stays open except for `bad-frame`
-# (binary data), `slow` (a client that does not read), `flood` (far over the rate) and a
-# socket that has not joined a room in time.
+# (binary data), `slow` (a client that does not read), `flood` (far over the rate), a
+# socket that has not joined a room in time, and `relay-down` (a relay sharing its rooms
+# through Redis lost Redis: close 1013; the client reconnects, and meanwhile is answered 503).
 
 RELAY_PATH = "/relay"
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
