@@ -253,6 +253,9 @@ class RedisRelay(Relay):
         if member not in self.workers:
             self.workers[member] = asyncio.create_task(self.work(member, queue))
 
+    def unjoined(self, member: Member) -> bool:
+        return member.room is None and member not in self.workers   # a queued message may be its join
+
     async def work(self, member: Member, queue: deque) -> None:
         try:
             while queue:

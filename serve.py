@@ -621,6 +621,10 @@ class Relay:
     async def stop(self) -> None:
         """Let go of everything once the server has stopped (nothing to do in memory)."""
 
+    def unjoined(self, member: Member) -> bool:
+        """Whether a member has neither joined a room nor asked to (the join timeout's test)."""
+        return member.room is None
+
     @property
     def available(self) -> bool:
         """Whether the relay can take members now (a shared backend cannot while Redis is down)."""
@@ -821,7 +825,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
     pinged = False
     try:
         while protocol.state is State.OPEN or protocol.state is State.CLOSING:
-            unjoined = member.room is None
+            unjoined = relay.unjoined(member)
             if unjoined and loop.time() >= join_by:
                 protocol.fail(CloseCode.POLICY_VIOLATION, "join a room first")
                 break
