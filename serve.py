@@ -3,6 +3,7 @@
 
     python serve.py [--host 127.0.0.1] [--port 8000] [--root DIR]    (--port 0: a free port)
     python serve.py --relay-only [--host 0.0.0.0] [--port 8000]       (just the relay)
+    python serve.py --relay-only --redis redis://HOST:PORT/DB         (rooms shared by instances)
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
@@ -19,7 +20,10 @@ The file logic (`respond`) knows nothing about sockets, and the transport is a s
 asyncio HTTP/1.1 server (one request per connection). A WebSocket upgrade of ``/relay``
 is handed to the relay (`relay.py`'s job lives here too, see `Relay`): the `websockets`
 library's Sans-I/O protocol runs on the same connection, so site and relay share one port.
-`spawn` runs the server in a child process for tests and benchmarks.
+`spawn` runs the server in a child process for tests and benchmarks. With ``--redis`` the
+relay's rooms live in Redis, shared by every instance using it (`relay_redis.RedisRelay`, a
+`Relay` whose rooms are scripts in Redis); the server drives either through the same
+awaitable `Relay.handle` and `Relay.leave`.
 """
 
 import argparse
@@ -427,14 +431,34 @@ async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, ti
 
 
 async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
-                relay_on: bool = True, turn: "Turn | None" = None) -> None:
+                relay_on: bool = True, turn: "Turn | None" = None, redis: str | None = None,
+                redis_expiry: float = 6.0) -> None:
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
     host does (friends then connect with invites by code). ``turn``: the relay hands out
-    credentials for these TURN servers."""
+    credentials for these TURN servers. ``redis``: the rooms live in that Redis, shared with
+    every other instance using it (`relay_redis`); else in this process's memory."""
     limits = limits or Limits()
     log = Log(limits.max_log_lines)
-    shared = Server(root, Relay(limits, log=log, turn=turn) if relay_on else None, limits, log)
+    relay = None
+    if relay_on and redis:
+        sys.modules.setdefault("serve", sys.modules[__name__])   # run as a script: relay_redis imports this
+        import relay_redis   # only here: the redis package is needed only with --redis
+
+        relay = relay_redis.RedisRelay(limits, redis, log=log, turn=turn, expiry=redis_expiry)
+    elif relay_on:
+        relay = Relay(limits, log=log, turn=turn)
+    if relay is not None:
+        await relay.start()
+    try:
+        await serve_until_stopped(Server(root, relay, limits, log), host, port)
+    finally:
+        if relay is not None:
+            await relay.stop()
+
+
+async def serve_until_stopped(shared: Server, host: str, port: int) -> None:
+    """Listen, print the banner, and serve until SIGINT or SIGTERM."""
     server = await asyncio.start_server(lambda r, w: handle(shared, r, w), host, port, limit=16384)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -465,8 +489,9 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
 #
 # "ice": true in `joined` says TURN is configured, so asking is worth it. A refused message
 # changes nothing and gets an error reply; the connection stays open except for `bad-frame`
-# (binary data), `slow` (a client that does not read), `flood` (far over the rate) and a
-# socket that has not joined a room in time.
+# (binary data), `slow` (a client that does not read), `flood` (far over the rate), a
+# socket that has not joined a room in time, and `relay-down` (a relay sharing its rooms
+# through Redis lost Redis: close 1013; the client reconnects, and meanwhile is answered 503).
 
 RELAY_PATH = "/relay"
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -520,6 +545,7 @@ class Member:
     dropped: int = 0                   # messages over the rate since then
     asked_ice: list[float] = field(default_factory=list)   # when it asked for TURN credentials
     closing: str = ""                  # why the relay closes this connection ("": it stays)
+    hang_up: Callable[[str], None] | None = None   # closes the connection now (1013), telling why
 
 
 @dataclass(frozen=True)
@@ -568,14 +594,47 @@ class Relay:
         self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
         self.stats = Counter()
 
-    def connect(self, address: str, send: Callable[[str], None]) -> Member:
+    def connect(self, address: str, send: Callable[[str], None],
+                hang_up: Callable[[str], None] | None = None) -> Member:
         now = self.clock()
-        return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now)
+        return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now, hang_up=hang_up)
 
     def receive(self, member: Member, text: str) -> None:
         """Handle one message from ``member``; refusals are error replies. Every message counts
         against the member's rate, too big or malformed ones included."""
-        if not self.spend(member):
+        parsed = self.parse(member, text)
+        if parsed is not None:
+            kind, args = parsed
+            getattr(self, kind)(member, *args)
+
+    async def handle(self, member: Member, text: str) -> None:
+        """`receive`, as the server's connections call it (a shared backend awaits Redis)."""
+        self.receive(member, text)
+
+    async def leave(self, member: Member) -> None:
+        """`disconnect`, as the server's connections call it."""
+        self.disconnect(member)
+
+    async def start(self) -> None:
+        """Get ready before the server listens (nothing to do in memory)."""
+
+    async def stop(self) -> None:
+        """Let go of everything once the server has stopped (nothing to do in memory)."""
+
+    def unjoined(self, member: Member) -> bool:
+        """Whether a member has neither joined a room nor asked to (the join timeout's test)."""
+        return member.room is None
+
+    @property
+    def available(self) -> bool:
+        """Whether the relay can take members now (a shared backend cannot while Redis is down)."""
+        return True
+
+    def parse(self, member: Member, text: str, charged: bool = False) -> tuple[str, tuple] | None:
+        """What a message asks for, checked against everything but the rooms: ("join",
+        (room,)), ("forward", (to, data)) or ("ice", ()); None when it was refused (with an
+        error reply) or was over the rate (``charged``: it was counted already)."""
+        if not charged and not self.spend(member):
             return self.over_rate(member)
         if len(text) > self.limits.max_payload:
             return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
@@ -587,11 +646,21 @@ class Relay:
             return self.refuse(member, "bad-message", "a message is a JSON object")
         kind = message.get("type")
         if kind == "join" and set(message) == {"type", "room"}:
-            return self.join(member, message["room"])
+            room = message["room"]
+            if member.room is not None:
+                return self.refuse(member, "bad-message", "already in a room")
+            if not isinstance(room, str) or not ROOM_ID.fullmatch(room):
+                return self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
+            return "join", (room,)
         if kind == "send" and set(message) == {"type", "to", "data"}:
-            return self.forward(member, message["to"], message["data"])
+            to, data = message["to"], message["data"]
+            if member.room is None:
+                return self.refuse(member, "bad-message", "join a room first")
+            if not isinstance(data, str) or not (to is None or isinstance(to, str)):
+                return self.refuse(member, "bad-message", "send {to: id or null, data: text}")
+            return "forward", (to, data)
         if kind == "ice" and set(message) == {"type"}:
-            return self.ice(member)
+            return "ice", ()
         return self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
 
     def spend(self, member: Member) -> bool:
@@ -620,11 +689,7 @@ class Relay:
             self.stats["closed-flood"] += 1
             self.log(member.address, "flood", f"relay: {member.address} disconnected ({member.closing})")
 
-    def join(self, member: Member, room) -> None:
-        if member.room is not None:
-            return self.refuse(member, "bad-message", "already in a room")
-        if not isinstance(room, str) or not ROOM_ID.fullmatch(room):
-            return self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
+    def join(self, member: Member, room: str) -> None:
         members = self.rooms.get(room, {})
         if len(members) >= self.limits.max_members:
             return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")
@@ -648,11 +713,7 @@ class Relay:
         self.reply(member, {"type": "joined", "id": member.id, "peers": peers, "ice": self.turn is not None})
         self.tell_others(member, {"type": "peer-joined", "id": member.id})
 
-    def forward(self, member: Member, to, data) -> None:
-        if member.room is None:
-            return self.refuse(member, "bad-message", "join a room first")
-        if not isinstance(data, str) or not (to is None or isinstance(to, str)):
-            return self.refuse(member, "bad-message", "send {to: id or null, data: text}")
+    def forward(self, member: Member, to: str | None, data: str) -> None:
         text = json.dumps({"type": "from", "from": member.id, "data": data})
         members = self.rooms[member.room]
         if to is None:
@@ -737,24 +798,34 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
             protocol.send_text(text.encode())
         flush()
 
+    def hang_up(reason: str) -> None:
+        if protocol.state is State.OPEN:
+            protocol.fail(CloseCode.TRY_AGAIN_LATER, reason)
+            flush()
+
     protocol.receive_data(head)
     events = protocol.events_received()
     request = events[0] if events and isinstance(events[0], Request) else None
-    response = protocol.accept(request) if request else protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
+    if request is None:
+        response = protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
+    elif not relay.available:   # a shared relay whose Redis is down: the page says the relay is down
+        response = protocol.reject(HTTPStatus.SERVICE_UNAVAILABLE, "The relay is down; try again later\n")
+    else:
+        response = protocol.accept(request)
     protocol.send_response(response)
     flush()
     relay.log(address, "relay", f'{address} "GET {RELAY_PATH}" {response.status_code} -')
     if response.status_code != 101:
         writer.close()
         return
-    member = relay.connect(address, send)
+    member = relay.connect(address, send, hang_up)
     loop = asyncio.get_running_loop()
     join_by = loop.time() + relay.limits.join_timeout
     parts: list[bytes] = []
     pinged = False
     try:
         while protocol.state is State.OPEN or protocol.state is State.CLOSING:
-            unjoined = member.room is None
+            unjoined = relay.unjoined(member)
             if unjoined and loop.time() >= join_by:
                 protocol.fail(CloseCode.POLICY_VIOLATION, "join a room first")
                 break
@@ -785,7 +856,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
                     if event.fin:
                         text, parts = b"".join(parts), []
                         try:
-                            relay.receive(member, text.decode())
+                            await relay.handle(member, text.decode())
                         except UnicodeDecodeError:
                             protocol.fail(CloseCode.INVALID_DATA, "not UTF-8")
                         if member.closing:
@@ -799,7 +870,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
     except (ConnectionError, OSError):
         pass
     finally:
-        relay.disconnect(member)
+        await relay.leave(member)
         with contextlib.suppress(ConnectionError, OSError):
             flush()
             if protocol.close_expected():
@@ -860,6 +931,12 @@ def main(argv: list[str] | None = None) -> None:
     secret.add_argument("--turn-secret-file", type=Path, help="a file holding coturn's static-auth-secret")
     parser.add_argument("--turn-ttl", type=int, default=3600,
                         help="seconds the TURN credentials handed out stay valid (default %(default)s)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="share the relay's rooms with other instances through this Redis, "
+                             "e.g. redis://127.0.0.1:6379/0 (default: rooms in this process's memory)")
+    parser.add_argument("--redis-expiry", type=float, default=6.0, metavar="SECONDS",
+                        help="seconds after which the members of an instance that stopped answering "
+                             "are given up for dead by the others (default %(default)s)")
     args = parser.parse_args(argv)
     limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
     if args.relay_only and args.no_relay:
@@ -867,7 +944,14 @@ def main(argv: list[str] | None = None) -> None:
     turn = turn_from(args, parser)
     if turn and args.no_relay:
         parser.error("--turn-url needs the relay: its members get the credentials")
-    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn))
+    if args.redis and args.no_relay:
+        parser.error("--redis needs the relay: it holds the relay's rooms")
+    if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        parser.error("--redis takes a URL: redis://HOST:PORT/DB, rediss://... (TLS) or unix:///PATH")
+    if args.redis_expiry < 1:
+        parser.error("--redis-expiry must be at least 1 second")
+    asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn,
+                      args.redis, args.redis_expiry))
 
 
 def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:

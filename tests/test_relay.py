@@ -1,6 +1,10 @@
 """The signalling relay in serve.py: rooms, forwarding, limits with clear errors, clean-up,
-refused paths, many rooms at once. The `Relay` object is tested directly (with a fake clock),
+refused paths, many rooms at once. The relay object is tested directly (with a fake clock),
 then the real server in a child process through the `websockets` client.
+
+Every test that can runs against both backends: `memory`, one in-memory `Relay` (the
+default), and `redis`, two `RedisRelay` instances sharing a real Redis (relay_redis.py), the
+members taking turns between them, so every room spans both. They must behave the same.
 """
 
 import asyncio
@@ -10,9 +14,12 @@ import contextlib
 import hashlib
 import hmac
 import json
+import secrets
 import subprocess
 import sys
+import threading
 import time
+from collections import Counter
 import urllib.request
 from urllib.error import HTTPError
 
@@ -21,7 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import serve
-from serve import Limits, Relay, Turn
+from serve import Limits, Member, Relay, Turn
 
 ROOM = "room-abcdef0123"
 
@@ -34,18 +41,129 @@ class Clock:
         return self.now
 
 
-def relay_with(**limits):
-    clock = Clock()
-    relay = Relay(Limits(**limits), clock)
-    inboxes = []
+class LoopThread:
+    """An event loop in its own thread, for the Redis backend's tasks between a test's calls."""
 
-    def member(address="10.0.0.1"):
-        inbox = []
-        inboxes.append(inbox)
-        got = relay.connect(address, lambda text: inbox.append(json.loads(text)))
-        return got, inbox
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
 
-    return relay, member, clock
+    def call(self, coro, timeout: float = 10.0):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+class Relays:
+    """The relay under test, called the same way whatever the backend: one in-memory `Relay`,
+    or two `RedisRelay` instances on one Redis (under a prefix of their own), new members
+    alternating between them. After each call, everything Redis published has been delivered."""
+
+    def __init__(self, backend: str, limits: Limits, clock: Clock, turn: Turn | None, redis_url: str | None,
+                 loop: LoopThread | None):
+        self.loop = loop
+        if backend == "memory":
+            self.instances = [Relay(limits, clock, turn=turn)]
+        else:
+            from relay_redis import RedisRelay
+            prefix = f"test-{secrets.token_hex(4)}:"
+            self.instances = [RedisRelay(limits, redis_url, clock, turn=turn, prefix=prefix) for _ in range(2)]
+            for instance in self.instances:
+                loop.call(instance.start())
+                assert instance.up
+        self.home: dict[int, Relay] = {}
+        self.turns = 0
+
+    @property
+    def shared(self) -> bool:
+        return self.loop is not None
+
+    def connect(self, address: str, send) -> Member:
+        relay = self.instances[self.turns % len(self.instances)]
+        self.turns += 1
+        member = relay.connect(address, send)
+        self.home[id(member)] = relay
+        return member
+
+    def receive(self, member: Member, text: str) -> None:
+        relay = self.home[id(member)]
+        if not self.shared:
+            return relay.receive(member, text)
+        before = relay.scripts_run
+        self.loop.call(relay.handle(member, text))
+        self.loop.call(relay.idle(member))
+        if relay.scripts_run != before:   # it may have published something
+            self.settle()
+
+    def disconnect(self, member: Member) -> None:
+        relay = self.home[id(member)]
+        if not self.shared:
+            return relay.disconnect(member)
+        self.loop.call(relay.leave(member))
+        self.settle()
+
+    def settle(self) -> None:
+        for instance in self.instances:
+            self.loop.call(instance.settle())
+
+    @property
+    def rooms(self) -> dict:
+        """room -> member id -> something, for every member of every room."""
+        if not self.shared:
+            return self.instances[0].rooms
+        return self.loop.call(self.instances[0].snapshot())[0]
+
+    @property
+    def by_address(self) -> dict:
+        """address -> room -> members from there."""
+        if not self.shared:
+            return self.instances[0].by_address
+        return self.loop.call(self.instances[0].snapshot())[1]
+
+    @property
+    def stats(self) -> Counter:
+        return sum((instance.stats for instance in self.instances), Counter())
+
+    def close(self) -> None:
+        if self.shared:
+            for instance in self.instances:
+                self.loop.call(instance.stop())
+
+
+@pytest.fixture(params=["memory", "redis"])
+def backend(request):
+    """The relay's backend under test: its name, and for Redis the server's URL."""
+    return request.param, request.getfixturevalue("redis_url") if request.param == "redis" else None
+
+
+@pytest.fixture
+def relay_with(backend):
+    """relay_with(turn=None, **limits) -> (relays, member factory, clock) on the backend."""
+    kind, url = backend
+    loop = LoopThread() if kind == "redis" else None
+    made = []
+
+    def make(turn: Turn | None = None, **limits):
+        clock = Clock()
+        relays = Relays(kind, Limits(**limits), clock, turn, url, loop)
+        made.append(relays)
+
+        def member(address="10.0.0.1"):
+            inbox = []
+            got = relays.connect(address, lambda text: inbox.append(json.loads(text)))
+            return got, inbox
+
+        return relays, member, clock
+
+    yield make
+    for relays in made:
+        relays.close()
+    if loop is not None:
+        loop.close()
 
 
 def join(relay, member, room=ROOM):
@@ -58,7 +176,7 @@ def send(relay, member, data, to=None):
 
 # ---- the relay object ----
 
-def test_join_forward_and_announce():
+def test_join_forward_and_announce(relay_with):
     relay, member, _ = relay_with()
     a, a_in = member()
     b, b_in = member()
@@ -76,7 +194,7 @@ def test_join_forward_and_announce():
     assert a_in[-1] == b_in[-1] == {"type": "peer-left", "id": c.id}
 
 
-def test_the_payload_is_opaque():
+def test_the_payload_is_opaque(relay_with):
     relay, member, _ = relay_with()
     a, a_in = member()
     b, b_in = member()
@@ -87,7 +205,7 @@ def test_the_payload_is_opaque():
     assert b_in[-1]["data"] == weird
 
 
-def test_empty_rooms_are_forgotten():
+def test_empty_rooms_are_forgotten(relay_with):
     relay, member, _ = relay_with()
     people = [member() for _ in range(3)]
     for person, _ in people:
@@ -113,7 +231,7 @@ def test_empty_rooms_are_forgotten():
     ('{"type": "send", "to": null, "data": "x"}', "bad-message"),
     ('{"type": "join", "room": "room-abcdef0123", "extra": 1}', "bad-message"),
 ])
-def test_malformed_messages_get_a_clear_error(text, code):
+def test_malformed_messages_get_a_clear_error(relay_with, text, code):
     relay, member, _ = relay_with()
     a, inbox = member()
     relay.receive(a, text)
@@ -121,7 +239,7 @@ def test_malformed_messages_get_a_clear_error(text, code):
     assert relay.rooms == {}
 
 
-def test_payload_size_limit():
+def test_payload_size_limit(relay_with):
     relay, member, _ = relay_with(max_payload=1000)
     a, a_in = member()
     b, b_in = member()
@@ -132,7 +250,7 @@ def test_payload_size_limit():
     assert all(m["type"] != "from" for m in b_in)
 
 
-def test_members_per_room():
+def test_members_per_room(relay_with):
     relay, member, _ = relay_with(max_members=3)
     seated = [member() for _ in range(3)]
     for person, _ in seated:
@@ -145,7 +263,7 @@ def test_members_per_room():
     assert inbox[-1]["type"] == "joined"
 
 
-def test_rate_limit_per_connection():
+def test_rate_limit_per_connection(relay_with):
     relay, member, clock = relay_with(max_rate=5)
     a, a_in = member()
     b, b_in = member()
@@ -162,7 +280,7 @@ def test_rate_limit_per_connection():
     assert b_in[-1]["data"] == "later"
 
 
-def test_oversized_and_malformed_messages_count_against_the_rate():
+def test_oversized_and_malformed_messages_count_against_the_rate(relay_with):
     relay, member, clock = relay_with(max_rate=5, max_payload=100, max_over_rate=50)
     a, a_in = member()
     for _ in range(30):
@@ -180,7 +298,7 @@ def test_oversized_and_malformed_messages_count_against_the_rate():
     assert relay.stats["closed-flood"] == 1
 
 
-def test_a_member_over_the_rate_now_and_then_stays():
+def test_a_member_over_the_rate_now_and_then_stays(relay_with):
     relay, member, clock = relay_with(max_rate=5, max_over_rate=10)
     a, _ = member()
     for _ in range(20):
@@ -190,7 +308,7 @@ def test_a_member_over_the_rate_now_and_then_stays():
     assert not a.closing
 
 
-def test_rooms_per_address():
+def test_rooms_per_address(relay_with):
     relay, member, _ = relay_with(max_rooms_per_address=2)
     for n in range(2):
         join(relay, member()[0], f"room-{n:08d}")
@@ -203,7 +321,7 @@ def test_rooms_per_address():
     assert other_in[-1]["type"] == "joined"
 
 
-def test_members_of_a_room_per_address():
+def test_members_of_a_room_per_address(relay_with):
     relay, member, _ = relay_with(max_members=8)
     assert Limits().max_members_per_address == 4 < Limits().max_members
     for _ in range(4):
@@ -219,7 +337,7 @@ def test_members_of_a_room_per_address():
     assert all(got[0]["type"] == "joined" for _, got in friends) and len(relay.rooms[ROOM]) == 8
 
 
-def test_targeting_unknown_or_self_is_refused():
+def test_targeting_unknown_or_self_is_refused(relay_with):
     relay, member, _ = relay_with()
     a, a_in = member()
     join(relay, a)
@@ -246,11 +364,10 @@ def test_turn_rest_known_vector():
                                    "credential": "S39SAHZjidl0kO+dUkFHPcPyq2M="}
 
 
-def test_members_get_turn_credentials():
+def test_members_get_turn_credentials(relay_with):
     turn = Turn(TURN_URLS, b"s3cret", 600, clock=lambda: 1_700_000_000.25)
-    relay = Relay(Limits(), Clock(), turn=turn)
-    inbox = []
-    a = relay.connect("10.0.0.1", lambda text: inbox.append(json.loads(text)))
+    relay, member, _ = relay_with(turn=turn)
+    a, inbox = member()
     join(relay, a)
     assert inbox[-1]["ice"] is True
     relay.receive(a, '{"type": "ice"}')
@@ -263,15 +380,14 @@ def test_members_get_turn_credentials():
     assert server["credential"] == rest_credential(b"s3cret", server["username"])
 
 
-def test_only_members_get_ice_servers():
-    relay = Relay(Limits(), Clock(), turn=Turn(TURN_URLS, b"s3cret"))
-    inbox = []
-    a = relay.connect("10.0.0.1", lambda text: inbox.append(json.loads(text)))
+def test_only_members_get_ice_servers(relay_with):
+    relay, member, _ = relay_with(turn=Turn(TURN_URLS, b"s3cret"))
+    a, inbox = member()
     relay.receive(a, '{"type": "ice"}')
     assert inbox == [{"type": "error", "code": "not-joined", "reason": inbox[0]["reason"]}]
 
 
-def test_without_turn_the_list_is_empty():
+def test_without_turn_the_list_is_empty(relay_with):
     relay, member, _ = relay_with()
     a, inbox = member()
     join(relay, a)
@@ -279,7 +395,7 @@ def test_without_turn_the_list_is_empty():
     assert inbox[-1] == {"type": "ice", "iceServers": [], "ttl": 0}
 
 
-def test_ice_requests_are_limited():
+def test_ice_requests_are_limited(relay_with):
     relay, member, clock = relay_with(max_ice_per_minute=3)
     a, inbox = member()
     join(relay, a)
@@ -327,15 +443,35 @@ def test_incomplete_turn_options_are_refused(args):
 
 # ---- the real server ----
 
-@pytest.fixture(scope="module")
-def server():
+class Servers:
+    """Relay servers sharing rooms (one for the in-memory backend): `pick` takes turns."""
+
+    def __init__(self, urls: list[str]):
+        self.urls = urls
+        self.turns = 0
+
+    def pick(self) -> str:
+        self.turns += 1
+        return self.urls[(self.turns - 1) % len(self.urls)]
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def server(request):
+    """One server with the in-memory relay, or two sharing their rooms through Redis; every
+    room of the tests below spans both of them."""
     args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000",
             "--max-connections-per-address", "1000")
-    with serve.spawn(args=args) as url:
-        yield url
+    if request.param == "memory":
+        with serve.spawn(args=args) as url:
+            yield Servers([url])
+        return
+    redis = ("--redis", request.getfixturevalue("redis_url"))
+    with serve.spawn(args=args + redis) as first, serve.spawn(args=args + redis) as second:
+        yield Servers([first, second])
 
 
 def ws_url(base, path="/relay"):
+    base = base.pick() if isinstance(base, Servers) else base
     return base.replace("http://", "ws://").rstrip("/") + path
 
 
@@ -418,16 +554,16 @@ def test_binary_frames_close_the_connection(server):
 def test_websockets_elsewhere_are_refused(server, path):
     async def main():
         with pytest.raises(InvalidStatus) as refused:
-            await connect(ws_url(server, path))
+            await connect(ws_url(server.urls[0], path))
         assert refused.value.response.status_code == 404
     run(main())
 
 
 def test_the_site_is_still_served_and_still_guarded(server):
-    with urllib.request.urlopen(server + "index.html") as response:
+    with urllib.request.urlopen(server.urls[0] + "index.html") as response:
         assert response.status == 200
     with pytest.raises(HTTPError) as refused:
-        urllib.request.urlopen(server + "relay")
+        urllib.request.urlopen(server.urls[0] + "relay")
     assert refused.value.code == 404
 
 
