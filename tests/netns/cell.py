@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from . import nat
+from . import nat, rig, services
 from .browser import Remote
 from .rig import Internet
 from .services import STUN_URL
@@ -36,8 +36,29 @@ class World:
 
 
 @contextmanager
-def people(world: World, kinds: list[str], secure: list[bool] | None = None) -> Iterator[list[Remote]]:
-    """One home per kind (its router that kind of NAT), a browser in each; all removed after."""
+def open_world(logs: Path) -> Iterator[World]:
+    """The rig's public side for a session: its namespace, coturn, a site handing out TURN
+    credentials and a bare one; every namespace with our prefix removed before and after."""
+    rig.sweep()
+    internet = Internet()
+    try:
+        internet.build()
+        secret = services.new_secret()
+        with services.coturn(internet.public, logs / "coturn", secret), \
+                services.site(internet.public, logs / "site", secret) as base, \
+                services.site(internet.public, logs / "bare") as bare:
+            yield World(internet, base, bare, logs)
+    finally:
+        internet.close()
+        rig.sweep()
+
+
+@contextmanager
+def people(world: World, kinds: list[str], secure: list[bool] | None = None,
+           base: str | None = None) -> Iterator[list[Remote]]:
+    """One home per kind (its router that kind of NAT), a browser in each; all removed after.
+    ``secure``: per browser, whether the site counts as a secure origin (as over https);
+    ``base``: the site (default the one with TURN)."""
     homes, remotes = [], []
     secure = secure or [True] * len(kinds)
     try:
@@ -46,7 +67,7 @@ def people(world: World, kinds: list[str], secure: list[bool] | None = None) -> 
             homes.append(home)
             nat.apply(home, kind)
         for index, (home, safe) in enumerate(zip(homes, secure)):
-            remotes.append(Remote(home, world.base, world.logs / f"{home.ns}.log", secure=safe,
+            remotes.append(Remote(home, base or world.base, world.logs / f"{home.ns}.log", secure=safe,
                                   name=f"{NAMES[index]}@{home.kind}"))
         for remote in remotes:
             remote.ready()
@@ -109,33 +130,45 @@ def check_scores(host: Remote, remotes: list[Remote]) -> None:
             assert remote.text(f"score-{side}") == str(min(score, state.config.target)), remote.name
 
 
-def seat(world: World, host: Remote, guests: list[Remote], ice: str = ICE_RIG, players: int | None = None,
-         base: str | None = None) -> dict:
+def seat(host: Remote, guests: list[Remote], ice: str = ICE_RIG, players: int | None = None,
+         record_relay: bool = False) -> dict:
     """Fresh pages; the host opens a table, each guest sits down; times and paths."""
     for remote in (host, *guests):
-        remote.new_page(ice)
+        remote.new_page(ice, record_relay)
     link = host.host(players or len(guests) + 1)
-    times = [guest.join(link, NAMES[index + 1]) for index, guest in enumerate(guests)]
+    try:
+        times = [guest.join(link, NAMES[index + 1]) for index, guest in enumerate(guests)]
+    except Exception:
+        shoot([host, *guests], "seat")
+        raise
     for remote in (host, *guests):
         assert remote.ice_meta() == ice, f"{remote.name}: the page's ICE servers were not the rig's"
     paths = [seat_path(host, index + 1) for index in range(len(guests))]
     return {"link": link, "seated": times, "paths": paths}
 
 
+def play_out(host: Remote, guests: list[Remote], found: dict, label: str, start: bool = True) -> dict:
+    """Start the game, play it to the verdict, check the scores; adds the figures to ``found``."""
+    remotes = [host, *guests]
+    if start:
+        host.click("start-table")
+    started = time.monotonic()
+    try:
+        rtts = play(remotes, timed=guests)
+        check_scores(host, remotes)
+    except Exception:
+        shoot(remotes, label)
+        raise
+    found.update(rtt_ms=rtts, game_s=time.monotonic() - started,
+                 final_paths=[seat_path(host, index + 1) for index in range(len(guests))],
+                 errors=[e for r in remotes for e in r.page_errors()])
+    return found
+
+
 def run_cell(world: World, kinds: list[str], ice: str = ICE_RIG) -> dict:
     """The whole cell: seat, read the paths, play to the verdict, check every page's scores."""
     with people(world, kinds) as remotes:
         host, guests = remotes[0], remotes[1:]
-        found = seat(world, host, guests, ice)
-        host.click("start-table")
-        started = time.monotonic()
-        try:
-            rtts = play(remotes, timed=guests)
-            check_scores(host, remotes)
-        except Exception:
-            shoot(remotes, "-".join(kinds))
-            raise
-        found.update(kinds=kinds, rtt_ms=rtts, game_s=time.monotonic() - started,
-                     final_paths=[seat_path(host, index + 1) for index in range(len(guests))],
-                     errors=[e for r in remotes for e in r.page_errors()])
-        return found
+        found = seat(host, guests, ice)
+        found["kinds"] = kinds
+        return play_out(host, guests, found, "-".join(kinds))

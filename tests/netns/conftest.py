@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from . import rig, services
-from .cell import World
+from . import rig
+from .cell import open_world
+from .report import markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "test-artifacts" / "netns-paths.json"
@@ -26,28 +27,21 @@ def world(tmp_path_factory):
     reason = rig.refused()
     if reason:
         pytest.skip(reason)
-    rig.sweep()
     logs = tmp_path_factory.mktemp("netns")
-    internet = rig.Internet()
     try:
-        internet.build()
-        secret = services.new_secret()
-        with services.coturn(internet.public, logs / "coturn", secret), \
-                services.site(internet.public, logs / "site", secret) as base, \
-                services.site(internet.public, logs / "bare") as bare:
-            yield World(internet, base, bare, logs)
+        with open_world(logs) as made:
+            yield made
     finally:
-        internet.close()
-        rig.sweep()
-        if logs.exists():
-            shutil.copytree(logs, ROOT / "test-artifacts" / "netns-logs", dirs_exist_ok=True)
+        shutil.copytree(logs, ROOT / "test-artifacts" / "netns-logs", dirs_exist_ok=True)
 
 
 @pytest.fixture(scope="session")
 def figures():
-    """Measurements the tests add (one dict per cell), written to test-artifacts/netns-paths.json."""
+    """Measurements the tests add (one dict per cell), written to test-artifacts/netns-paths.json
+    and as a table to netns-paths.md (bench/netns_paths.py prints either)."""
     found: list[dict] = []
     yield found
     if found:
         FIGURES.parent.mkdir(exist_ok=True)
         FIGURES.write_text(json.dumps(found, indent=1))
+        FIGURES.with_suffix(".md").write_text(markdown(found) + "\n")

@@ -163,6 +163,9 @@ class Driver:
     def expect_visible(self, testid: str, timeout: float = 20) -> None:
         expect(self.page.get_by_test_id(testid)).to_be_visible(timeout=timeout * 1000)
 
+    def fill(self, testid: str, text: str) -> None:
+        self.page.get_by_test_id(testid).fill(text)
+
     def click(self, testid: str) -> None:
         self.page.get_by_test_id(testid).click()
 

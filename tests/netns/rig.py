@@ -10,7 +10,8 @@ attached to the root namespace, and the public namespace's default route goes in
 inside the rig instead of failing with ENETUNREACH (coturn closes allocations on that error,
 and Chromium gathers no candidates without a default route).
 
-Every name starts with `PREFIX`; `sweep()` removes whatever an earlier, killed run left.
+Every name starts with `PREFIX` and the making process's pid; `sweep()` removes whatever an
+earlier, killed run left (and leaves alone the namespaces of a run still going).
 """
 
 from __future__ import annotations
@@ -61,9 +62,22 @@ def delete(ns: str) -> None:
     run("ip", "netns", "del", ns, check=False)
 
 
+def _owner_alive(ns: str) -> bool:
+    """Whether the process that made ``ns`` (its pid is in the name) is still running."""
+    try:
+        pid = int(ns[len(PREFIX):].split("-")[0])
+        os.kill(pid, 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def sweep() -> list[str]:
-    """Remove every namespace an earlier run left behind; returns their names."""
-    found = ours()
+    """Remove every namespace an earlier run left behind (its maker is gone: a run still going
+    on this machine keeps its own); returns their names."""
+    found = [ns for ns in ours() if not _owner_alive(ns)]
     for ns in found:
         delete(ns)
     return found
@@ -90,7 +104,7 @@ class Home:
 class Internet:
     """The public namespace and the homes built on it (`add_home`); `close()` removes all."""
 
-    run_id: str = field(default_factory=lambda: secrets.token_hex(3))
+    run_id: str = field(default_factory=lambda: f"{os.getpid()}-{secrets.token_hex(2)}")
     made: list[str] = field(default_factory=list)
     homes: list[Home] = field(default_factory=list)
     count: int = 0
@@ -175,7 +189,7 @@ def refused() -> str | None:
     for tool, package in (("ip", "iproute2"), ("iptables", "iptables"), ("turnserver", "coturn")):
         if shutil.which(tool) is None:
             return f"{tool} is missing (apt-get install {package}, or scripts/setup --netns)"
-    probe = f"{PREFIX}probe-{secrets.token_hex(3)}"
+    probe = f"{PREFIX}{os.getpid()}-probe"
     done = run("ip", "netns", "add", probe, check=False)
     if done.returncode:
         return f"'ip netns add' was refused here: {done.stderr.strip()}"

@@ -53,7 +53,7 @@ def coturn(ns: str, workdir: Path, secret: str) -> Iterator[subprocess.Popen]:
          "--realm", "cribbage.test", "--use-auth-secret", f"--static-auth-secret={secret}",
          "--fingerprint", "--no-cli", "--no-tls", "--no-dtls", "--no-multicast-peers",
          "--userdb", str(workdir / "turndb"), "--pidfile", str(workdir / "turnserver.pid"),
-         "--log-file", "stdout", "--simple-log"],
+         "--log-file", "stdout", "--simple-log", "--verbose"],
         stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_tcp(ns, TURN_PORT)
