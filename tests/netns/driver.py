@@ -107,7 +107,12 @@ class Driver:
             self.context.add_init_script(RELAY_RECORDER)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+        self.page.on("console", self._console)
+
+    def _console(self, message) -> None:
+        print(f"{time.strftime('%H:%M:%S')} console {message.type}: {message.text}", file=sys.stderr, flush=True)
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
 
     def _rewrite(self, route, ice: str) -> None:
         response = route.fetch()
@@ -130,7 +135,11 @@ class Driver:
         t1 = time.monotonic()
         self.page.get_by_test_id("sit-down").click()
         if timeout:
-            expect(self.page.get_by_test_id("await-start")).to_be_visible(timeout=timeout * 1000)
+            try:
+                expect(self.page.get_by_test_id("await-start")).to_be_visible(timeout=timeout * 1000)
+            except AssertionError:
+                status = self.text("link-status")
+                raise AssertionError(f"not seated after {timeout} s; the page says: {status!r}") from None
         t2 = time.monotonic()
         return {"open_to_seated": t2 - t0, "sit_to_seated": t2 - t1}
 
