@@ -73,3 +73,31 @@ def test_the_rig_stays_inside_its_namespaces(world):
         world.internet.remove_home(home)
     mine = [ns for ns in rig.ours() if ns.startswith(f"{rig.PREFIX}{world.internet.run_id}-")]
     assert set(mine) == set(world.internet.made)
+
+
+@pytest.mark.parametrize("kinds", [("port-restricted", "port-restricted"), ("port-restricted", "cone")],
+                         ids=["port-restricted+port-restricted", "port-restricted+cone"])
+def test_hole_punching_between_two_homes(world, kinds):
+    """Why two port-restricted homes end up on TURN: A's first packet reaches B's router before B
+    has sent anything; conntrack keeps an entry for it (A's mapped address -> B's router), which
+    A's repeated checks keep alive. B's packets to A then cannot use B's mapped port for that
+    destination (the tuple is taken), so MASQUERADE picks another port, which A's router, expecting
+    B's mapped port, drops. Neither side ever hears the other. Behind a full cone, B's router lets
+    A's packet straight in, and both hear each other."""
+    a, b = world.internet.add_home(), world.internet.add_home()
+    try:
+        nat.apply(a, kinds[0])
+        nat.apply(b, kinds[1])
+        first = subprocess.Popen(["ip", "netns", "exec", a.ns, sys.executable, str(PROBE), "punch", b.wan, "4"],
+                                 stdout=subprocess.PIPE, text=True)
+        import time
+        time.sleep(1.0)                                          # A's checks are out first
+        second = json.loads(rig.run(sys.executable, str(PROBE), "punch", a.wan, "2", ns=b.ns).stdout)
+        first_got = json.loads(first.communicate(timeout=10)[0])
+    finally:
+        world.internet.remove_home(a)
+        world.internet.remove_home(b)
+    if kinds[1] == "cone":
+        assert first_got["got"] == [[b.wan, 5000]] and second["got"] == [[a.wan, 5000]]
+    else:
+        assert first_got["got"] == [] and second["got"] == []

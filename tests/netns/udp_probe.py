@@ -4,6 +4,8 @@
 come from; a datagram saying ``poke`` also makes port C (a stranger) send one to that address.
 ``client``: from one socket in a home, asks A and B, then A to poke; prints JSON
 ``{"a": [ip, port] or null, "b": ..., "poked": bool}``.
+``punch PEER SECONDS``: from port 5000, sends to PEER:5000 every 0.2 s (as ICE repeats its
+checks) for SECONDS; prints JSON ``{"got": [[ip, port], ...]}``, where what arrived came from.
 """
 
 import json
@@ -54,5 +56,25 @@ def client() -> None:
     print(json.dumps(found), flush=True)
 
 
+def punch(peer: str, seconds: str) -> None:
+    import time
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("0.0.0.0", 5000))
+    sock.settimeout(0.2)
+    got, end = [], time.monotonic() + float(seconds)
+    while time.monotonic() < end:
+        try:
+            sock.sendto(b"check", (peer, 5000))
+        except OSError:          # an ICMP error from the other router, reported on this socket
+            pass
+        try:
+            _, seen = sock.recvfrom(1500)
+            if list(seen) not in got:
+                got.append(list(seen))
+        except (socket.timeout, OSError):
+            pass
+    print(json.dumps({"got": got}), flush=True)
+
+
 if __name__ == "__main__":
-    {"server": server, "client": client}[sys.argv[1]]()
+    {"server": server, "client": client, "punch": punch}[sys.argv[1]](*sys.argv[2:])
