@@ -135,11 +135,14 @@ class Driver:
         t1 = time.monotonic()
         self.page.get_by_test_id("sit-down").click()
         if timeout:
+            either = self.page.locator('[data-testid="await-start"], [data-testid="rejected"]').first
             try:
-                expect(self.page.get_by_test_id("await-start")).to_be_visible(timeout=timeout * 1000)
+                expect(either).to_be_visible(timeout=timeout * 1000)
             except AssertionError:
                 status = self.text("link-status")
                 raise AssertionError(f"not seated after {timeout} s; the page says: {status!r}") from None
+            if not self.page.get_by_test_id("await-start").count():
+                raise AssertionError(f"refused a seat: {self.text('rejected')!r}")
         t2 = time.monotonic()
         return {"open_to_seated": t2 - t0, "sit_to_seated": t2 - t1}
 
