@@ -14,6 +14,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
+def path_story(result: dict) -> str:
+    """The path each guest showed when seated, and "→ the one after the verdict" if it moved
+    (``relay → via TURN``); guests separated by " / "."""
+    seated = [p for p, _ in result["paths"]]
+    final = [p for p, _ in result.get("final_paths") or result["paths"]]
+    return " / ".join(a if a == b else f"{a} → {b}" for a, b in zip(seated, final))
+
+
 def rows(results: list[dict]) -> list[list[str]]:
     """One row per cell (results of the same cell, from repeated runs, are pooled)."""
     cells: dict[tuple, list[dict]] = defaultdict(list)
@@ -21,7 +29,7 @@ def rows(results: list[dict]) -> list[list[str]]:
         cells[tuple(result["kinds"])].append(result)
     table = []
     for kinds, runs in cells.items():
-        paths = sorted({" / ".join(p for p, _ in (r.get("final_paths") or r["paths"])) for r in runs})
+        paths = sorted({path_story(r) for r in runs})
         seated = [t["open_to_seated"] for r in runs for t in r.get("seated", [])]
         sit = [t["sit_to_seated"] for r in runs for t in r.get("seated", [])]
         rtts = [ms for r in runs for ms in r.get("rtt_ms", [])]

@@ -59,12 +59,12 @@ def test_when_no_path_at_all_is_possible_the_guest_is_told_so(world, figures):
         for remote in (host, guest):
             remote.new_page(ICE_NONE)
         link = host.host(2)
-        started = time.monotonic()
         guest.join(link, "Gus", 0)                          # sits down; does not wait to be seated
+        started = time.monotonic()
         guest.expect_text("link-status", "this page cannot use the relay instead", timeout=30)
         said = time.monotonic() - started
         assert guest.text("await-start") is None            # not seated, and not pretending to be
         assert "Empty seat" in (host.text("seat-1") or "")
         figures.append({"kinds": KINDS + ["no STUN/TURN", "not a secure origin"], "paths": [["no path", None]],
-                        "seated": [], "rtt_ms": [], "message_after_s": said,
+                        "seated": [], "rtt_ms": [], "message_after_sit_down_s": said,
                         "message": guest.text("link-status")})
