@@ -11,7 +11,6 @@ import itertools
 
 import pytest
 
-from .browser import DriverError
 from .cell import run_cell
 from .nat import KINDS
 
@@ -34,26 +33,13 @@ EXPECTED = {
     ("symmetric", "udp-blocked"): "via TURN",
     ("udp-blocked", "udp-blocked"): "via TURN",
 }
-# A bug in the app, not the network (README.md, "Found on the way"): when TURN over TCP opens
-# about when the guest falls back to the relay path (both take about 6 s on a loaded machine),
-# the guest's hello goes out on one channel, which is then replaced by the other before the
-# host's welcome (with the seat token) arrives. The hello on the new channel has no token, and
-# the host, whose free seat the first hello already took ("Gus sat down", "Gus left"), refuses
-# it: "This table is full". Seen once in three full runs, in a UDP-blocked cell.
-SWITCH_BUG = ("known bug: a guest whose first channel is replaced (relay path / TURN) before the "
-              "host's welcome arrived is refused as 'table full' (tests/netns/README.md)")
 PAIRS = list(itertools.combinations_with_replacement(KINDS, 2))
 assert set(PAIRS) == set(EXPECTED)
 
 
 @pytest.mark.parametrize("host_kind,guest_kind", PAIRS, ids=[f"{a}+{b}" for a, b in PAIRS])
 def test_two_homes_play_a_whole_game(world, figures, host_kind, guest_kind):
-    try:
-        found = run_cell(world, [host_kind, guest_kind])
-    except DriverError as failed:
-        if "udp-blocked" in (host_kind, guest_kind) and "table is full" in str(failed):
-            pytest.xfail(SWITCH_BUG)
-        raise
+    found = run_cell(world, [host_kind, guest_kind])
     figures.append(found)
     expected = EXPECTED[host_kind, guest_kind]
     assert [path for path, _ in found["final_paths"]] == [expected], found    # after the verdict
