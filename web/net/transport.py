@@ -580,6 +580,7 @@ class GuestNet(GuestSide):
         self.sealed: SealedLink | None = None
         self.sealing = None                 # (key pair, public bytes) of the relay path asked for
         self.sealing_at = -99.0
+        self.early: list | None = None      # sealed pieces that came while the key was being derived
         self.host_id = None
         self.closed = False
         self.since = None
@@ -697,6 +698,9 @@ class GuestNet(GuestSide):
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
         elif kind == "seal-ready" and self.sealing is not None and not self.connected:
             self._sealed_ready(sender, payload.get("pub"))
+        elif kind == "sealed" and self.early is not None and sender == self.host_id and self.sealed is None:
+            if len(self.early) < 64:            # the host's first pieces, sent as it said seal-ready
+                self.early.append(payload)
         elif self.sealed is not None and sender == self.sealed.to:
             if kind == "sealed":
                 self.sealed.receive(payload)
@@ -716,10 +720,14 @@ class GuestNet(GuestSide):
             return
         pair, public = self.sealing
         self.sealing = None
+        self.host_id, self.early = sender, []
         asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs))
 
     async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes) -> None:
+        # The host starts sending as soon as it says seal-ready: pieces that come while the key
+        # is derived here wait in `early` (dropping them broke the link: "piece 2 where 1 was due").
         key = await relay_path.shared_key(pair, public, theirs, self.room, guest_first=True)
+        early, self.early = self.early or [], None
         if self.connected or self.closed:
             return
         started = self.sealing_at
@@ -729,6 +737,8 @@ class GuestNet(GuestSide):
         self.sealed = link
         self.host_id = sender
         self._opened()
+        for payload in early:
+            link.receive(payload)
 
     def _sealed_closed(self, link: SealedLink) -> None:
         if link is not self.sealed:

@@ -1,0 +1,226 @@
+"""One person's browser inside a home namespace: run as
+``ip netns exec HOME .venv/bin/python tests/netns/driver.py CONFIG_JSON`` (see `browser.Remote`).
+
+It launches Debian's Chromium with the project's flags (harness.py) plus what a page on the
+rig needs, then reads JSON-line commands on stdin, ``{"op": ..., "args": [...]}``, and answers
+each on stdout with ``{"ok": result}`` or ``{"error": text}``. Nothing else is written to the
+real stdout (fd 1 is pointed at stderr, so Chromium's chatter cannot break the protocol).
+
+CONFIG_JSON: ``base`` (the site on the rig), ``secure`` (treat that http origin as secure, as
+a https site would be; false: WebCrypto and the relay path are unavailable), ``artifacts``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+from harness import CHROMIUM, CHROMIUM_ARGS, READY, with_query  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from test_friends import host_table, step  # noqa: E402
+
+# Init script: the players' frames through the relay's WebSocket, as the page sent and got them.
+RELAY_RECORDER = """
+(() => {
+  window.__relayFrames = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    window.__relayFrames.push(["out", String(data)]);
+    return send.call(this, data);
+  };
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => window.__relayFrames.push(["in", String(event.data)]));
+    }
+  };
+})();
+"""
+
+# Page function: play the card (a button), then wait until the host's answer has come back
+# (the hand has changed, one card shorter or a new deal, and no move is pending); resolves to the milliseconds taken.
+TIMED_CLICK = """
+async (button) => {
+  const cards = () => document.querySelectorAll('[data-testid="hand"] [data-card]').length;
+  const pending = () => (document.querySelector('[data-testid="status"]')?.textContent || "").startsWith("Sending");
+  const before = cards();
+  const t0 = performance.now();
+  button.click();
+  await new Promise((resolve, reject) => {
+    const done = () => cards() !== before && !pending();
+    if (done()) return resolve();
+    const observer = new MutationObserver(() => { if (done()) { observer.disconnect(); resolve(); } });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    setTimeout(() => {
+      observer.disconnect();
+      const status = document.querySelector('[data-testid="status"]')?.textContent;
+      reject(new Error(`no answer from the host in 30 s (cards ${before} -> ${cards()}, status ${status})`));
+    }, 30000);
+  });
+  return performance.now() - t0;
+}
+"""
+
+
+class Driver:
+    def __init__(self, config: dict):
+        self.base = config["base"]
+        self.artifacts = Path(config.get("artifacts") or ROOT / "test-artifacts")
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.base))
+        host = urlsplit(self.base).hostname
+        args = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules")]
+        args.append(f"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE {host}")
+        if config.get("secure", True):
+            args.append(f"--unsafely-treat-insecure-origin-as-secure={origin}")
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        self.context = None
+        self.page = None
+        self.errors: list[str] = []
+
+    # -- ops --
+
+    def new_page(self, ice: str | None = None, record_relay: bool = False) -> None:
+        """A fresh context and page. ``ice``: the cribbage-ice-servers meta's content for this
+        page (index.html is rewritten on its way in); None leaves the page as served."""
+        if self.context is not None:
+            self.context.close()
+        self.context = self.browser.new_context(viewport={"width": 1280, "height": 800})
+        self.errors = []
+        if ice is not None:
+            # A regular expression (matched in Playwright's own process): a Python predicate
+            # would stop every request of the page for a look from here.
+            page_url = re.compile("^" + re.escape(self.base) + r"(index\.html)?(\?[^#]*)?$")
+            self.context.route(page_url, lambda route: self._rewrite(route, ice))
+        if record_relay:
+            self.context.add_init_script(RELAY_RECORDER)
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on("console", self._console)
+
+    def _console(self, message) -> None:
+        print(f"{time.strftime('%H:%M:%S')} console {message.type}: {message.text}", file=sys.stderr, flush=True)
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def _rewrite(self, route, ice: str) -> None:
+        response = route.fetch()
+        body = response.text()
+        meta = '<meta name="cribbage-ice-servers" content="default">'
+        if meta not in body:
+            raise RuntimeError("index.html has no default cribbage-ice-servers meta to replace")
+        body = body.replace(meta, f'<meta name="cribbage-ice-servers" content="{html.escape(ice)}">')
+        route.fulfill(response=response, body=body)
+
+    def host(self, players: int, target: int = 61, name: str = "Hana") -> str:
+        return host_table(self.page, self.base, players, name=name, target=target)
+
+    def join(self, link: str, name: str, timeout: float = 60) -> dict:
+        """Open the invite link, sit down, wait until seated; the seconds each part took."""
+        t0 = time.monotonic()
+        self.page.goto(with_query(link, "speed=instant"))
+        self.page.wait_for_selector(READY, state="attached", timeout=60_000)
+        self.page.get_by_test_id("name").fill(name)
+        t1 = time.monotonic()
+        self.page.get_by_test_id("sit-down").click()
+        if timeout:
+            either = self.page.locator('[data-testid="await-start"], [data-testid="rejected"]').first
+            try:
+                expect(either).to_be_visible(timeout=timeout * 1000)
+            except AssertionError:
+                status = self.text("link-status")
+                raise AssertionError(f"not seated after {timeout} s; the page says: {status!r}") from None
+            if not self.page.get_by_test_id("await-start").count():
+                raise AssertionError(f"refused a seat: {self.text('rejected')!r}")
+        t2 = time.monotonic()
+        return {"open_to_seated": t2 - t0, "sit_to_seated": t2 - t1}
+
+    def step(self, timed: bool = False):
+        """One thing this page can do now (test_friends.step); a timed play says how long the
+        host took to answer it: [what, ms or None]."""
+        if timed and not self.page.get_by_test_id("show").count():
+            playable = self.page.locator('[data-action="play"]:not([disabled])')
+            if playable.count():
+                try:
+                    ms = playable.first.evaluate(TIMED_CLICK)
+                except Exception as failed:      # repainted under the click
+                    if "no answer" in str(failed):
+                        raise
+                    return ["retry", None]
+                return ["play", ms]
+        return [step(self.page), None]
+
+    def ice_meta(self) -> str | None:
+        """The page's cribbage-ice-servers meta, as the page has it."""
+        return self.page.evaluate("document.querySelector('meta[name=\"cribbage-ice-servers\"]')?.content")
+
+    def text(self, testid: str) -> str | None:
+        found = self.page.get_by_test_id(testid)
+        return found.first.inner_text() if found.count() else None
+
+    def expect_text(self, testid: str, text: str, timeout: float = 20) -> None:
+        expect(self.page.get_by_test_id(testid)).to_contain_text(text, timeout=timeout * 1000)
+
+    def expect_visible(self, testid: str, timeout: float = 20) -> None:
+        expect(self.page.get_by_test_id(testid)).to_be_visible(timeout=timeout * 1000)
+
+    def fill(self, testid: str, text: str) -> None:
+        self.page.get_by_test_id(testid).fill(text)
+
+    def click(self, testid: str) -> None:
+        self.page.get_by_test_id(testid).click()
+
+    def evaluate(self, script: str, arg=None):
+        return self.page.evaluate(script, arg)
+
+    def storage(self, key: str) -> str | None:
+        return self.page.evaluate("(key) => localStorage.getItem(key)", key)
+
+    def page_errors(self) -> list[str]:
+        return list(self.errors)
+
+    def screenshot(self, name: str) -> str:
+        self.artifacts.mkdir(exist_ok=True)
+        path = self.artifacts / f"{name}.png"
+        self.page.screenshot(path=path)
+        return str(path)
+
+    def close(self) -> None:
+        if self.context is not None:
+            self.context.close()
+        self.browser.close()
+        self.playwright.stop()
+
+
+def main() -> None:
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    driver = Driver(json.loads(sys.argv[1]))
+    protocol.write(json.dumps({"ok": "ready"}) + "\n")
+    for line in sys.stdin:
+        command = json.loads(line)
+        op = command["op"]
+        try:
+            result = getattr(driver, op)(*command.get("args", []))
+            answer = {"ok": result}
+        except Exception:
+            answer = {"error": traceback.format_exc()}
+        protocol.write(json.dumps(answer) + "\n")
+        if op == "close":
+            break
+
+
+if __name__ == "__main__":
+    main()
