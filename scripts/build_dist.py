@@ -10,7 +10,8 @@ the runtime's copies are those scripts/vendor.py made already, when they are up 
 --best compresses with brotli's slowest setting (about a minute more, 10% smaller wasm).
 
 The modules of pyscript.toml's [files] table (game/, web/) are not copied as sources: they go
-into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip,
+into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip
+(--app both adds their sources, for tracebacks with source lines),
 which dist's own pyscript.toml hands to PyScript and web/main.py puts on sys.path. dist/ is made
 afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
 when they change); --sources ships the .py files instead, as the repository's page loads them.
@@ -214,7 +215,8 @@ self.addEventListener("fetch", (event) => {{
 def compress(path: Path, best: bool, made: Path | None = None) -> None:
     """Write path.gz and path.br (when the brotli module is there). Copies that scripts/vendor.py
     made of the same file (`made`: the source path.gz/.br next to it, with its modification
-    time) are taken as they are, unless `best` asks for a smaller brotli."""
+    time) are taken as they are (the wasm's at brotli quality 11), unless `best` asks for a
+    smaller brotli."""
     try:
         import brotli
     except ImportError:
@@ -227,7 +229,8 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
         target = path.parent / (path.name + suffix)
         if made is not None and not (best and suffix == ".br"):
             copy = made.with_name(made.name + suffix)
-            if copy.is_file() and copy.stat().st_mtime_ns == made.stat().st_mtime_ns:
+            # scripts/vendor.py's copy carries its source's time, plus its brotli quality over 9 in ns
+            if copy.is_file() and 0 <= copy.stat().st_mtime_ns - made.stat().st_mtime_ns <= 2:
                 shutil.copyfile(copy, target)
                 continue
         data = path.read_bytes() if data is None else data
@@ -271,12 +274,12 @@ def write_stdlib(out: Path, kind: str) -> str:
 
 
 # --app: what web/app.zip holds of each module: bytecode and source (tracebacks show source
-# lines), bytecode only, or source only (compiled in the browser).
+# lines, +80 KB brotli), bytecode only (the default), or source only (compiled in the browser).
 APP_KINDS = ("both", "pyc", "py")
 
 
 def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "py",
-          app: str = "both") -> dict:
+          app: str = "pyc") -> dict:
     """Write the site into ``out`` (replacing it); returns a few figures. With `bundle` (the
     default) our modules go in as web/app.zip, as `app` (one of APP_KINDS) says; without, as
     sources. `stdlib` is one of STDLIB_KINDS."""
@@ -334,9 +337,9 @@ def main() -> None:
     parser.add_argument("--stdlib", choices=STDLIB_KINDS, default="py",
                         help="the standard library shipped: whole (full), or only the modules the game "
                              "imports as bytecode (pyc) or as smaller sources (py, the default)")
-    parser.add_argument("--app", choices=APP_KINDS, default="both",
-                        help="web/app.zip's modules as bytecode and source (both, the default), "
-                             "bytecode only (pyc) or source only (py)")
+    parser.add_argument("--app", choices=APP_KINDS, default="pyc",
+                        help="web/app.zip's modules as bytecode only (pyc, the default), with their "
+                             "sources for tracebacks with source lines (both) or as sources only (py)")
     args = parser.parse_args()
     figures = build(args.out.resolve(), args.best, bundle=not args.sources, stdlib=args.stdlib, app=args.app)
     print(f"built {args.out} (version {figures['version']}): {figures['files']} files, "
