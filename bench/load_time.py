@@ -41,14 +41,16 @@ second table splits each first visit's bytes by kind of file (the wasm, the stan
 our modules, the runtime's JavaScript and the page's own files).
 
 --dist KIND (repeatable) builds and measures dist/ with that standard library
-(scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "py-pyc"
-is a web/app.zip of bytecode only), so the variants are compared in one run; each is checked
-against the goals.
+(scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "py-both"
+is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
+stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
+one run; each is checked against the goals.
 """
 
 import argparse
 import contextlib
 import os
+import pickle
 import re
 import statistics
 import sys
@@ -59,6 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(ROOT / "scripts")]
 
+import brotli
 import build_dist
 from harness import BOOT_TIMEOUT_MS, LAUNCH, READY_CLOCK, wait_ready
 from playwright.sync_api import BrowserContext, Playwright, Request, sync_playwright
@@ -236,8 +239,13 @@ def build(out: Path, spec: str) -> None:
     kind, _, app = spec.partition("-")
     if spec == "sources":
         figures = build_dist.build(out, bundle=False)
+    elif spec == "before":   # dist/ as it was before issue 14: whole stdlib, app.zip with sources, wasm at brotli 9
+        figures = build_dist.build(out, stdlib="full", app="both")
+        wasm = out / "web" / "vendor" / "pyodide" / "pyodide.asm.wasm"
+        (out / (wasm.name + ".br")).unlink(missing_ok=True)
+        wasm.with_name(wasm.name + ".br").write_bytes(brotli.compress(wasm.read_bytes(), quality=9))
     else:
-        figures = build_dist.build(out, stdlib=kind, app=app or "both")
+        figures = build_dist.build(out, stdlib=kind, app=app or "pyc")
     print(f"dist {spec} built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
           f"{figures['compressed'] / 1e6:.1f} MB precompressed; {figures['stdlib']}")
     precached = [line for line in (out / "sw.js").read_text(encoding="utf-8").splitlines()
@@ -387,14 +395,22 @@ def main() -> None:
                         help="seconds a cold dist/ visit stays open before its browser closes (default 3)")
     parser.add_argument("--dist", action="append", dest="specs", metavar="KIND",
                         help="a dist/ variant: a build_dist.py --stdlib kind (full, pyc, py), optionally "
-                             "-APP for its --app (py-pyc); repeatable; default: the default build (py)")
+                             "-APP for its --app (py-both); repeatable; default: the default build (py)")
     parser.add_argument("--compare-sources", action="store_true",
                         help="also measure dist/ built with its modules as .py sources (build_dist.py --sources)")
     parser.add_argument("--profile", action="append", dest="profiles", choices=PROFILES,
                         help="desktop or mobile (repeatable; default both)")
+    parser.add_argument("--save", type=Path, help="also write the measurements to this file (pickle)")
+    parser.add_argument("--load", type=Path, help="print the tables of measurements saved by --save; measure nothing")
     args = parser.parse_args()
     specs = (args.specs or ["py"]) + (["sources"] if args.compare_sources else [])
-    report(measure(args.runs, args.settle, specs, tuple(args.profiles or PROFILES)), specs)
+    if args.load:
+        specs, results = pickle.loads(args.load.read_bytes())
+    else:
+        results = measure(args.runs, args.settle, specs, tuple(args.profiles or PROFILES))
+        if args.save:
+            args.save.write_bytes(pickle.dumps((specs, results)))
+    report(results, specs)
 
 
 if __name__ == "__main__":
