@@ -41,7 +41,7 @@ second table splits each first visit's bytes by kind of file (the wasm, the stan
 our modules, the runtime's JavaScript and the page's own files).
 
 --dist KIND (repeatable) builds and measures dist/ with that standard library
-(scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "py-both"
+(scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "pyc-both"
 is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
 stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
 one run; each is checked against the goals.
@@ -395,7 +395,7 @@ def main() -> None:
                         help="seconds a cold dist/ visit stays open before its browser closes (default 3)")
     parser.add_argument("--dist", action="append", dest="specs", metavar="KIND",
                         help="a dist/ variant: a build_dist.py --stdlib kind (full, pyc, py), optionally "
-                             "-APP for its --app (py-both); repeatable; default: the default build (py)")
+                             "-APP for its --app (pyc-both); repeatable; default: the default build (pyc)")
     parser.add_argument("--compare-sources", action="store_true",
                         help="also measure dist/ built with its modules as .py sources (build_dist.py --sources)")
     parser.add_argument("--profile", action="append", dest="profiles", choices=PROFILES,
@@ -403,7 +403,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="also write the measurements to this file (pickle)")
     parser.add_argument("--load", type=Path, help="print the tables of measurements saved by --save; measure nothing")
     args = parser.parse_args()
-    specs = (args.specs or ["py"]) + (["sources"] if args.compare_sources else [])
+    specs = (args.specs or ["pyc"]) + (["sources"] if args.compare_sources else [])
     if args.load:
         specs, results = pickle.loads(args.load.read_bytes())
     else:

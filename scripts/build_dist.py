@@ -254,9 +254,12 @@ def dist_config(root: Path = ROOT) -> str:
 # Where the page's Pyodide finds the standard library (loadPyodide's default stdLibURL).
 STDLIB_PATH = "web/vendor/pyodide/python_stdlib.zip"
 # --stdlib: the whole precompiled standard library as vendored, or only the modules of
-# scripts/stdlib_modules.txt, as bytecode or as smaller sources (scripts/stdlib_modules.py).
+# scripts/stdlib_modules.txt (scripts/stdlib_modules.py), as bytecode compiled with their
+# docstrings emptied (the default), or as sources without docstrings and comments: a third of
+# the bytes, but the browser then compiles them at every first visit, which cost more time than
+# the bytes saved in bench/load_time.py, on the desktop and under the mobile profile alike.
 STDLIB_KINDS = ("full", "pyc", "py")
-STDLIB_SOURCES = {"pyc": stdlib_modules.VENDORED_ZIP, "py": stdlib_modules.MIN_SOURCES}
+STDLIB_SOURCES = {"pyc": stdlib_modules.MIN_BYTECODE, "py": stdlib_modules.MIN_SOURCES}
 
 
 def write_stdlib(out: Path, kind: str) -> str:
@@ -278,7 +281,7 @@ def write_stdlib(out: Path, kind: str) -> str:
 APP_KINDS = ("both", "pyc", "py")
 
 
-def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "py",
+def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc",
           app: str = "pyc") -> dict:
     """Write the site into ``out`` (replacing it); returns a few figures. With `bundle` (the
     default) our modules go in as web/app.zip, as `app` (one of APP_KINDS) says; without, as
@@ -334,9 +337,9 @@ def main() -> None:
     parser.add_argument("--best", action="store_true", help="slowest, smallest brotli")
     parser.add_argument("--sources", action="store_true",
                         help="ship game/ and web/ as .py sources instead of the precompiled web/app.zip")
-    parser.add_argument("--stdlib", choices=STDLIB_KINDS, default="py",
+    parser.add_argument("--stdlib", choices=STDLIB_KINDS, default="pyc",
                         help="the standard library shipped: whole (full), or only the modules the game "
-                             "imports as bytecode (pyc) or as smaller sources (py, the default)")
+                             "imports as bytecode (pyc, the default) or as smaller sources (py)")
     parser.add_argument("--app", choices=APP_KINDS, default="pyc",
                         help="web/app.zip's modules as bytecode only (pyc, the default), with their "
                              "sources for tracebacks with source lines (both) or as sources only (py)")

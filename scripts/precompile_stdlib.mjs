@@ -1,8 +1,8 @@
 // Rebuild Pyodide's standard library zip with every module compiled to bytecode (.pyc), and
-// optionally a second zip of its sources made smaller (docstrings emptied, comments and blank
-// lines gone: ast.unparse).
+// optionally two more: its sources made smaller (docstrings emptied, comments and blank lines
+// gone: ast.unparse), and bytecode compiled with the docstrings emptied.
 //
-//   node scripts/precompile_stdlib.mjs SOURCE.zip TARGET.zip [MIN_SOURCES.zip]
+//   node scripts/precompile_stdlib.mjs SOURCE.zip TARGET.zip [MIN_SOURCES.zip MIN_BYTECODE.zip]
 //
 // Pyodide ships the standard library as .py source, so the browser compiles every module it
 // imports on every visit: about half of the start-up time (bench/startup/README.md). Compiling
@@ -15,9 +15,9 @@
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
 
-const [source, target, minSources] = process.argv.slice(2);
-if (!source || !target) {
-  console.error("usage: node scripts/precompile_stdlib.mjs SOURCE.zip TARGET.zip [MIN_SOURCES.zip]");
+const [source, target, minSources, minBytecode] = process.argv.slice(2);
+if (!source || !target || Boolean(minSources) !== Boolean(minBytecode)) {
+  console.error("usage: node scripts/precompile_stdlib.mjs SOURCE.zip TARGET.zip [MIN_SOURCES.zip MIN_BYTECODE.zip]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
@@ -26,12 +26,12 @@ pyodide.globals.set("MINIFY", Boolean(minSources));
 pyodide.runPython(`
 import ast, importlib.util, marshal, zipfile
 
-def bytecode(name, source):
-    code = compile(source, "/lib/python314.zip/" + name, "exec", dont_inherit=True)
+def bytecode(name, source, tree=None):
+    code = compile(source if tree is None else tree, "/lib/python314.zip/" + name, "exec", dont_inherit=True)
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")    # checked-hash pyc
             + importlib.util.source_hash(source) + marshal.dumps(code))
 
-def smaller(source):
+def without_docstrings(source):
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -39,30 +39,36 @@ def smaller(source):
             if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
                     and isinstance(first.value.value, str)):
                 first.value.value = ""
-    return (ast.unparse(tree) + "\\n").encode("utf-8")
+    return tree
 
 with zipfile.ZipFile("/tmp/source.zip") as zin, \\
         zipfile.ZipFile("/tmp/target.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout, \\
-        zipfile.ZipFile("/tmp/min.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zmin:
+        zipfile.ZipFile("/tmp/min.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zmin, \\
+        zipfile.ZipFile("/tmp/minpyc.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zminpyc:
     for info in zin.infolist():
         if info.is_dir():
             continue
-        name, data = info.filename, zin.read(info.filename)
-        small = data
+        name, source = info.filename, zin.read(info.filename)
+        data, small, small_name, small_pyc = source, source, name, source
         if name.endswith(".py"):
             try:
-                data, name = bytecode(name, data), name + "c"
+                data = bytecode(name, source)
                 if MINIFY:
-                    small = smaller(small)
+                    tree = without_docstrings(source)
+                    small_pyc = bytecode(name, source, tree)   # line numbers still the source's
+                    small = (ast.unparse(tree) + "\\n").encode("utf-8")
+                small_name = name + "c"
             except SyntaxError:   # a few test fixtures are not valid Python on purpose
-                pass
-        zout.writestr(name, data)
+                small_name = name
+        zout.writestr(small_name, data)
         if MINIFY:
-            zmin.writestr(info.filename, small)
+            zmin.writestr(name, small)
+            zminpyc.writestr(small_name, small_pyc)
 `);
 writeFileSync(target, pyodide.FS.readFile("/tmp/target.zip"));
 console.error(`precompiled the standard library into ${target}`);
 if (minSources) {
   writeFileSync(minSources, pyodide.FS.readFile("/tmp/min.zip"));
-  console.error(`wrote its smaller sources into ${minSources}`);
+  writeFileSync(minBytecode, pyodide.FS.readFile("/tmp/minpyc.zip"));
+  console.error(`wrote its smaller sources into ${minSources}, its bytecode without docstrings into ${minBytecode}`);
 }

@@ -161,28 +161,34 @@ STDLIB = "python_stdlib.zip"
 # The standard library's sources made smaller (scripts/precompile_stdlib.mjs), kept beside the
 # runtime as an input of scripts/build_dist.py --stdlib py, never served as it is.
 MIN_SOURCES = VENDOR / "stdlib" / "python_stdlib.py.zip"
+# and its bytecode compiled with the docstrings emptied (scripts/build_dist.py's default input).
+MIN_BYTECODE = VENDOR / "stdlib" / "python_stdlib.pyc.zip"
 # In the stamp with the source's hash: a change of what precompile_stdlib.mjs writes redoes it.
-STAMP_VERSION = "2"
+STAMP_VERSION = "3"
 
 
-def precompile_stdlib(source: Path, target: Path, min_sources: Path = MIN_SOURCES) -> int:
+def precompile_stdlib(source: Path, target: Path, min_sources: Path = MIN_SOURCES,
+                      min_bytecode: Path = MIN_BYTECODE) -> int:
     """Put the standard library in place compiled to bytecode (scripts/precompile_stdlib.mjs,
     run with the vendored Pyodide under Node): the browser then skips compiling it at every
-    start; and its smaller sources at `min_sources`. Redone only when the source changes;
-    falls back to a plain copy (and no smaller sources) if Node fails."""
+    start; and its smaller sources at `min_sources`, its bytecode without docstrings at
+    `min_bytecode`. Redone only when the source changes; falls back to a plain copy (and
+    neither smaller zip) if Node fails."""
     stamp = target.with_name(target.name + ".stamp")
     digest = STAMP_VERSION + ":" + hashlib.sha256(source.read_bytes()).hexdigest()
-    if target.exists() and min_sources.exists() and stamp.exists() and stamp.read_text() == digest:
+    if (target.exists() and min_sources.exists() and min_bytecode.exists() and stamp.exists()
+            and stamp.read_text() == digest):
         return 0
     script = ROOT / "scripts" / "precompile_stdlib.mjs"
     min_sources.parent.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(["node", str(script), str(source), str(target), str(min_sources)], cwd=ROOT,
-                            capture_output=True, text=True)
+    result = subprocess.run(["node", str(script), str(source), str(target), str(min_sources), str(min_bytecode)],
+                            cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         print(f"vendor.py: could not precompile the standard library ({result.stderr.strip()[-300:]});"
               " copying it as source", file=sys.stderr)
         shutil.copy2(source, target)
         min_sources.unlink(missing_ok=True)
+        min_bytecode.unlink(missing_ok=True)
         stamp.unlink(missing_ok=True)
         return 1
     stamp.write_text(digest)
