@@ -186,7 +186,7 @@ def missing(listed: list[str], root: Path = ROOT, source_zip: Path = SOURCE_ZIP)
     return sorted(closure(root, source_zip) - set(listed))
 
 
-def trim(names: list[str], target: Path, source: Path = VENDORED_ZIP) -> tuple[int, int]:
+def trim(names: list[str], target: Path, source: Path = MIN_BYTECODE) -> tuple[int, int]:
     """Write `target`: the members of `source` for `names` (each module's own file; zipimport
     needs no directory entries), stored uncompressed, in the source's order. Returns (modules
     written, bytes). Raises KeyError for a name the source does not hold."""
