@@ -384,7 +384,7 @@ def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str
             ]
         for label, figure, met, goal in lines:
             verdict = "" if met is None else ("met" if met else "NOT met")
-            print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<14}{verdict}")
+            print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
 def main() -> None:
