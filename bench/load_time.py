@@ -31,11 +31,26 @@ then it stays open --settle seconds more (default 3), as a visitor's would: Chro
 compiled wasm to its code cache a little after start. `snapshot` in the table counts the
 visits that started from a snapshot (data-snapshot "loaded").
 The pages take turns from run to run; the table shows medians, with min-max for times.
+
+Two profiles, measured in the same run, the pages taking turns: `desktop` (no throttling) and
+`mobile`, Lighthouse's mobile preset applied through the DevTools protocol to the page before
+it navigates: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip
+(Network.emulateNetworkConditions) and the CPU slowed 4x (Emulation.setCPUThrottlingRate). The
+mobile profile measures the empty page (cold) and dist/ (cold, repeat), not index.html. A
+second table splits each first visit's bytes by kind of file (the wasm, the standard library,
+our modules, the runtime's JavaScript and the page's own files).
+
+--dist KIND (repeatable) builds and measures dist/ with that standard library
+(scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "pyc-both"
+is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
+stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
+one run; each is checked against the goals.
 """
 
 import argparse
 import contextlib
 import os
+import pickle
 import re
 import statistics
 import sys
@@ -46,17 +61,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(ROOT / "scripts")]
 
+import brotli
 import build_dist
-from harness import LAUNCH, READY_CLOCK, wait_ready
+from harness import BOOT_TIMEOUT_MS, LAUNCH, READY_CLOCK, wait_ready
 from playwright.sync_api import BrowserContext, Playwright, Request, sync_playwright
 
 import serve
 
 PAGES = {"index.html": "", "empty PyScript": "bench/empty.html"}
-DIST = "dist/ (sw)"
-DIST_SOURCES = "dist/ .py (sw)"
-VISITS = {"index.html": ("cold", "warm"), "empty PyScript": ("cold", "warm"),
-          DIST: ("cold", "revisit", "repeat")}
+EMPTY = "empty PyScript"
+PROFILES = ("desktop", "mobile")
+# Lighthouse's mobile preset, as the DevTools protocol takes it (bytes per second, ms).
+MOBILE_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+MOBILE_CPU = 4
+MOBILE_TIMEOUT_MS = 240_000
+# Kinds of file, for the bytes of a first visit: the first pattern a URL's path matches.
+KINDS = (("wasm", re.compile(r"\.wasm$")), ("stdlib", re.compile(r"python_stdlib\.zip$")),
+         ("app", re.compile(r"(app\.zip|\.py|pyscript\.toml|empty\.toml)$")),
+         ("runtime js", re.compile(r"/vendor/.*\.(m?js|json)$")),
+         ("page", re.compile(r".")))
 # Resolves true once the service worker is active (its install, and so its cache, complete).
 # Resolves once web/snapshot.mjs has saved its snapshot (or failed to); at once on a page without it.
 SNAPSHOT_SAVED = """() => new Promise((resolve) => {
@@ -74,7 +97,8 @@ SW_READY = """() => Promise.race([
 ])"""
 FIRST_PAINT = "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"
 LOG_LINE = re.compile(r'"(\S+) (\S+)" (\d+) (\d+|-)$')
-GOALS = {"first paint ms": 300, "cold / empty": 1.2, "repeat / cold": 0.7, "repeat KB": 100}
+GOALS = {"first paint ms": 300, "cold / empty": 1.1, "repeat / cold": 0.7, "repeat KB": 100,
+         "mobile cold / empty": 0.6, "first visit MB": 4.0}
 
 
 @dataclass
@@ -85,6 +109,7 @@ class Load:
     requests: int     # requests that reached the server
     served: int       # body bytes in the server's access log
     snapshot: str | None = None   # <html data-snapshot> at ready (dist/: "loaded", "none", ...)
+    kinds: dict | None = None     # received bytes by KINDS
 
 
 class Meter:
@@ -111,8 +136,9 @@ class Meter:
         found = (LOG_LINE.search(line) for line in lines)
         return sum(int(match.group(4)) for match in found if match and match.group(4) != "-")
 
-    def totals(self) -> tuple[int, int]:
+    def totals(self) -> tuple[int, int, dict[str, int]]:
         received = requests = 0
+        kinds = dict.fromkeys([kind for kind, _ in KINDS], 0)
         for request in self.finished:
             if not request.url.startswith("http"):
                 continue
@@ -124,16 +150,31 @@ class Meter:
             cost = max(0, sizes["responseHeadersSize"] + sizes["responseBodySize"])
             received += cost
             requests += cost > 0
-        return received, requests
+            path = request.url.split("?")[0]
+            kinds[next(kind for kind, pattern in KINDS if pattern.search(path))] += cost
+        return received, requests, kinds
 
 
-def load(context: BrowserContext, meter: Meter, url: str, until_sw: bool = False, settle: float = 0) -> Load:
-    """Navigate the context's page to url and wait until ready (and, with until_sw, until the
-    service worker is active; then `settle` seconds more); return what it took."""
+def throttle(page, profile: str) -> None:
+    """Apply the profile's network and CPU emulation to the page (nothing for desktop)."""
+    if profile != "mobile":
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", MOBILE_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU})
+
+
+def load(context: BrowserContext, meter: Meter, url: str, until_sw: bool = False, settle: float = 0,
+         profile: str = "desktop") -> Load:
+    """Navigate the context's page to url under the profile's emulation and wait until ready
+    (and, with until_sw, until the service worker is active; then `settle` seconds more);
+    return what it took."""
     page = context.pages[0] if context.pages else context.new_page()
+    throttle(page, profile)
     meter.mark()
-    page.goto(url)
-    wait_ready(page)
+    page.goto(url, timeout=MOBILE_TIMEOUT_MS)
+    wait_ready(page, timeout=MOBILE_TIMEOUT_MS if profile == "mobile" else BOOT_TIMEOUT_MS)
     ready_ms = page.evaluate("window.__readyAt")
     paint_ms = page.evaluate(FIRST_PAINT)
     snapshot = page.evaluate("document.documentElement.dataset.snapshot ?? null")
@@ -143,8 +184,8 @@ def load(context: BrowserContext, meter: Meter, url: str, until_sw: bool = False
         print("warning: no memory snapshot was stored", file=sys.stderr)
     page.wait_for_load_state("load")
     page.wait_for_timeout(settle * 1000)
-    received, requests = meter.totals()
-    return Load(paint_ms, ready_ms, received, requests, meter.served(), snapshot)
+    received, requests, kinds = meter.totals()
+    return Load(paint_ms, ready_ms, received, requests, meter.served(), snapshot, kinds)
 
 
 def open_profile(playwright: Playwright, profile: str, log: Path) -> tuple[BrowserContext, Meter]:
@@ -153,42 +194,60 @@ def open_profile(playwright: Playwright, profile: str, log: Path) -> tuple[Brows
     return context, Meter(context, log)
 
 
-def measure_repo_page(playwright: Playwright, url: str, log: Path) -> dict[str, Load]:
+def measure_repo_page(playwright: Playwright, url: str, log: Path, profile: str = "desktop") -> dict[str, Load]:
     """Cold then warm load in one fresh profile."""
-    with tempfile.TemporaryDirectory() as profile:
-        context, meter = open_profile(playwright, profile, log)
+    with tempfile.TemporaryDirectory() as folder:
+        context, meter = open_profile(playwright, folder, log)
         try:
-            return {"cold": load(context, meter, url), "warm": load(context, meter, url)}
+            cold = load(context, meter, url, profile=profile)
+            if profile == "mobile":
+                return {"cold": cold}
+            return {"cold": cold, "warm": load(context, meter, url, profile=profile)}
         finally:
             context.close()
 
 
-def measure_dist(playwright: Playwright, url: str, log: Path, settle: float) -> dict[str, Load]:
+def measure_dist(playwright: Playwright, url: str, log: Path, settle: float, profile: str = "desktop") -> dict[str, Load]:
     """First visit (until the service worker is active); a revisit in a new tab of the same,
-    still running browser (the first tab closed); then a repeat visit by a new browser on the
-    same profile."""
-    with tempfile.TemporaryDirectory() as profile:
-        context, meter = open_profile(playwright, profile, log)
+    still running browser (the first tab closed; desktop only); then a repeat visit by a new
+    browser on the same profile."""
+    with tempfile.TemporaryDirectory() as folder:
+        context, meter = open_profile(playwright, folder, log)
         try:
-            cold = load(context, meter, url, until_sw=True, settle=settle)
-            first_tab = context.pages[0]
-            context.new_page()
-            first_tab.close()
-            revisit = load(context, meter, url)
+            cold = load(context, meter, url, until_sw=True, settle=settle, profile=profile)
+            revisit = None
+            if profile != "mobile":
+                first_tab = context.pages[0]
+                context.new_page()
+                first_tab.close()
+                revisit = load(context, meter, url)
         finally:
             context.close()
-        context, meter = open_profile(playwright, profile, log)
+        context, meter = open_profile(playwright, folder, log)
         try:
-            repeat = load(context, meter, url)
+            repeat = load(context, meter, url, profile=profile)
         finally:
             context.close()
+    if revisit is None:
+        return {"cold": cold, "repeat": repeat}
     return {"cold": cold, "revisit": revisit, "repeat": repeat}
 
 
-def build(out: Path, bundle: bool = True) -> None:
-    figures = build_dist.build(out, bundle=bundle)
-    print(f"dist/ built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
-          f"{figures['compressed'] / 1e6:.1f} MB precompressed")
+def build(out: Path, spec: str) -> None:
+    """Build dist/ as `spec` says: "STDLIB" or "STDLIB-APP" (build_dist.py --stdlib, --app), or
+    "sources" (build_dist.py --sources)."""
+    kind, _, app = spec.partition("-")
+    if spec == "sources":
+        figures = build_dist.build(out, bundle=False)
+    elif spec == "before":   # dist/ as it was before issue 14: whole stdlib, app.zip with sources, wasm at brotli 9
+        figures = build_dist.build(out, stdlib="full", app="both")
+        wasm = out / "web" / "vendor" / "pyodide" / "pyodide.asm.wasm"
+        (out / (wasm.name + ".br")).unlink(missing_ok=True)
+        wasm.with_name(wasm.name + ".br").write_bytes(brotli.compress(wasm.read_bytes(), quality=9))
+    else:
+        figures = build_dist.build(out, stdlib=kind, app=app or "pyc")
+    print(f"dist {spec} built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
+          f"{figures['compressed'] / 1e6:.1f} MB precompressed; {figures['stdlib']}")
     precached = [line for line in (out / "sw.js").read_text(encoding="utf-8").splitlines()
                  if line.rstrip(",").endswith(('.gz"', '.br"'))]
     if precached:
@@ -196,30 +255,39 @@ def build(out: Path, bundle: bool = True) -> None:
               "(build_dist.site_files should leave them out)")
 
 
-def measure(runs: int, settle: float, sources: bool = False) -> dict[str, dict[str, list[Load]]]:
-    """Every page's visits, `runs` times each, in fresh profiles; the pages take turns.
-    With `sources`, a dist/ built with its modules as .py files is measured too."""
-    visits = dict(VISITS, **({DIST_SOURCES: VISITS[DIST]} if sources else {}))
-    results = {name: {visit: [] for visit in kinds} for name, kinds in visits.items()}
+def dist_name(spec: str) -> str:
+    return f"dist {spec}"
+
+
+def measure(runs: int, settle: float, specs: list[str], profiles: tuple[str, ...] = PROFILES
+            ) -> dict[str, dict[str, dict[str, list[Load]]]]:
+    """Every page's visits under every profile, `runs` times each, in fresh profiles; the
+    pages and profiles take turns. results[profile][page][visit] is a list of Loads."""
+    results: dict = {profile: {} for profile in profiles}
     with tempfile.TemporaryDirectory() as temp, sync_playwright() as playwright, contextlib.ExitStack() as stack:
-        out, out_py = Path(temp) / "dist", Path(temp) / "dist-py"
-        build(out)
-        repo_log, dist_log, py_log = (Path(temp) / name for name in ("repo.log", "dist.log", "dist-py.log"))
+        repo_log = Path(temp) / "repo.log"
         base = stack.enter_context(serve.spawn(stderr=stack.enter_context(repo_log.open("w"))))
-        dist_base = stack.enter_context(serve.spawn(root=out, stderr=stack.enter_context(dist_log.open("w"))))
-        jobs = [(name, lambda path=path: measure_repo_page(playwright, base + path, repo_log))
-                for name, path in PAGES.items()]
-        jobs.append((DIST, lambda: measure_dist(playwright, dist_base, dist_log, settle)))
-        if sources:
-            build(out_py, bundle=False)
-            py_base = stack.enter_context(serve.spawn(root=out_py, stderr=stack.enter_context(py_log.open("w"))))
-            jobs.append((DIST_SOURCES, lambda: measure_dist(playwright, py_base, py_log, settle)))
+        jobs = []
+        for profile in profiles:
+            for name, path in PAGES.items():
+                if profile == "mobile" and name != EMPTY:
+                    continue
+                jobs.append((profile, name, lambda path=path, profile=profile:
+                             measure_repo_page(playwright, base + path, repo_log, profile)))
+        for spec in specs:
+            out, log = Path(temp) / f"dist-{spec}", Path(temp) / f"dist-{spec}.log"
+            build(out, spec)
+            dist_base = stack.enter_context(serve.spawn(root=out, stderr=stack.enter_context(log.open("w"))))
+            for profile in profiles:
+                jobs.append((profile, dist_name(spec), lambda url=dist_base, log=log, profile=profile:
+                             measure_dist(playwright, url, log, settle, profile)))
         print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {runs} runs, "
-              f"servers {base} and {dist_base} (dist/)")
+              f"profiles {', '.join(profiles)}, dist variants {', '.join(specs)}")
         for run in range(runs):
-            for name, job in jobs[run % len(jobs):] + jobs[: run % len(jobs)]:
+            for profile, name, job in jobs[run % len(jobs):] + jobs[: run % len(jobs)]:
                 for visit, result in job().items():
-                    results[name][visit].append(result)
+                    results[profile].setdefault(name, {}).setdefault(visit, []).append(result)
+            print(f"run {run + 1} of {runs} done, load average {os.getloadavg()[0]:.1f}", flush=True)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
     return results
 
@@ -233,9 +301,9 @@ def median(values: list) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def report(results: dict[str, dict[str, list[Load]]]) -> None:
-    """Print one row per page and visit, then the ratios against the goals."""
-    header = (f"{'page':<16}{'visit':<8}{'first paint ms':>16}{'ready ms':>22}{'transferred':>13}"
+def table(results: dict[str, dict[str, list[Load]]]) -> None:
+    """One row per page and visit."""
+    header = (f"{'page':<18}{'visit':<8}{'first paint ms':>16}{'ready ms':>24}{'transferred':>13}"
               f"{'requests':>10}{'server':>11}{'snapshot':>10}")
     print(header)
     print("-" * len(header))
@@ -250,50 +318,99 @@ def report(results: dict[str, dict[str, list[Load]]]) -> None:
             paint = "-" if paint != paint else f"{paint:.0f}"   # NaN: an empty page paints no content
             loaded = sum(load.snapshot == "loaded" for load in loads)
             snapshot = f"{loaded}/{len(loads)}" if any(load.snapshot for load in loads) else "-"
-            print(f"{name:<16}{visit:<8}{paint:>16}{ready:>22}{size(received):>13}{requests:>10.0f}"
+            print(f"{name:<18}{visit:<8}{paint:>16}{ready:>24}{size(received):>13}{requests:>10.0f}"
                   f"{size(served):>11}{snapshot:>10}")
 
-    def ready(name, visit):
-        return median([load.ready_ms for load in results[name][visit]])
 
-    empty = ready("empty PyScript", "cold")
-    dist_cold, dist_repeat = ready(DIST, "cold"), ready(DIST, "repeat")
-    repeat_bytes = median([load.received for load in results[DIST]["repeat"]])
-    paints = [median([load.paint_ms for load in loads]) for name, visits in results.items()
-              for loads in visits.values() if name != "empty PyScript"]
-    lines = [
-        ("cold / empty", f"index.html {ready('index.html', 'cold') / empty:.2f}x, dist/ {dist_cold / empty:.2f}x",
-         dist_cold / empty <= GOALS["cold / empty"], f"<= {GOALS['cold / empty']}x"),
-        ("repeat / cold", f"dist/ {dist_repeat / dist_cold:.2f}x",
-         dist_repeat / dist_cold <= GOALS["repeat / cold"], f"<= {GOALS['repeat / cold']}x"),
-        ("revisit / cold", f"dist/ {ready(DIST, 'revisit') / dist_cold:.2f}x (a new tab, browser running)",
-         ready(DIST, "revisit") / dist_cold <= GOALS["repeat / cold"], f"<= {GOALS['repeat / cold']}x"),
-        ("repeat bytes", size(repeat_bytes), repeat_bytes < GOALS["repeat KB"] * 1e3, f"< {GOALS['repeat KB']} KB"),
-        ("first paint", f"slowest median {max(paints):.0f} ms", max(paints) < GOALS["first paint ms"],
-         f"< {GOALS['first paint ms']} ms"),
-    ]
-    if DIST_SOURCES in results:
-        py_cold, py_repeat = ready(DIST_SOURCES, "cold"), ready(DIST_SOURCES, "repeat")
-        lines.append(("bundle buys", f"cold {dist_cold - py_cold:+.0f} ms, repeat {dist_repeat - py_repeat:+.0f} ms",
-                      None, "(against dist/ .py)"))
+def kinds_table(results: dict[str, dict[str, list[Load]]]) -> None:
+    """First-visit bytes by kind of file, one row per page."""
+    names = [kind for kind, _ in KINDS]
+    header = f"{'first visit':<18}" + "".join(f"{name:>12}" for name in names) + f"{'total':>12}"
+    print(header)
+    print("-" * len(header))
+    for name, visits in results.items():
+        loads = visits["cold"]
+        cells = [median([load.kinds[kind] for load in loads]) for kind in names]
+        print(f"{name:<18}" + "".join(f"{size(cell):>12}" for cell in cells)
+              + f"{size(median([load.received for load in loads])):>12}")
+
+
+def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str]) -> None:
+    """Print the tables of each profile, the bytes by kind, then the ratios against the goals."""
+    for profile, pages in results.items():
+        print(f"\n{profile}" + (f" (Lighthouse mobile: 1.6 Mbit/s down, 750 kbit/s up, 150 ms RTT, CPU {MOBILE_CPU}x)"
+                                 if profile == "mobile" else ""))
+        table(pages)
+    first = next(iter(results.values()))
     print()
-    for label, figure, met, goal in lines:
-        if met is None:
-            print(f"{label:<14}{figure:<40}{goal}")
-            continue
-        print(f"{label:<14}{figure:<40}goal {goal:<10}{'met' if met else 'NOT met'}")
+    kinds_table(first)
+
+    def ready(profile, name, visit="cold"):
+        return median([load.ready_ms for load in results[profile][name][visit]])
+
+    def bytes_of(profile, name, visit):
+        return median([load.received for load in results[profile][name][visit]])
+
+    print()
+    for spec in specs:
+        name = dist_name(spec)
+        print(f"{name}:")
+        lines = []
+        if "desktop" in results:
+            cold = ready("desktop", name)
+            first_mb = bytes_of("desktop", name, "cold") / 1e6
+            repeat = bytes_of("desktop", name, "repeat")
+            lines += [
+                ("first visit", f"{first_mb:.2f} MB", first_mb <= GOALS["first visit MB"], f"<= {GOALS['first visit MB']} MB"),
+                ("desktop cold / empty", f"{cold / ready('desktop', EMPTY):.2f}x",
+                 cold / ready("desktop", EMPTY) <= GOALS["cold / empty"], f"<= {GOALS['cold / empty']}x"),
+                ("desktop repeat / cold", f"{ready('desktop', name, 'repeat') / cold:.2f}x",
+                 ready("desktop", name, "repeat") / cold <= GOALS["repeat / cold"], f"<= {GOALS['repeat / cold']}x"),
+                ("desktop repeat bytes", size(repeat), repeat < GOALS["repeat KB"] * 1e3, f"< {GOALS['repeat KB']} KB"),
+            ]
+            if "index.html" in results["desktop"]:
+                paints = [median([load.paint_ms for load in loads]) for page, visits in results["desktop"].items()
+                          for loads in visits.values() if page != EMPTY]
+                lines.append(("first paint", f"slowest median {max(paints):.0f} ms",
+                              max(paints) < GOALS["first paint ms"], f"< {GOALS['first paint ms']} ms"))
+        if "mobile" in results:
+            cold = ready("mobile", name)
+            repeat = bytes_of("mobile", name, "repeat")
+            lines += [
+                ("mobile cold / empty", f"{cold / ready('mobile', EMPTY):.2f}x",
+                 cold / ready("mobile", EMPTY) <= GOALS["mobile cold / empty"], f"<= {GOALS['mobile cold / empty']}x"),
+                ("mobile repeat / cold", f"{ready('mobile', name, 'repeat') / cold:.2f}x", None, ""),
+                ("mobile repeat bytes", size(repeat), repeat < GOALS["repeat KB"] * 1e3, f"< {GOALS['repeat KB']} KB"),
+            ]
+        for label, figure, met, goal in lines:
+            verdict = "" if met is None else ("met" if met else "NOT met")
+            print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
 def main() -> None:
-    """Run the benchmark and print the table."""
+    """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="visits of each page (default 5)")
+    parser.add_argument("--runs", type=int, default=3, help="visits of each page (default 3)")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds a cold dist/ visit stays open before its browser closes (default 3)")
+    parser.add_argument("--dist", action="append", dest="specs", metavar="KIND",
+                        help="a dist/ variant: a build_dist.py --stdlib kind (full, pyc, py), optionally "
+                             "-APP for its --app (pyc-both); repeatable; default: the default build (pyc)")
     parser.add_argument("--compare-sources", action="store_true",
                         help="also measure dist/ built with its modules as .py sources (build_dist.py --sources)")
+    parser.add_argument("--profile", action="append", dest="profiles", choices=PROFILES,
+                        help="desktop or mobile (repeatable; default both)")
+    parser.add_argument("--save", type=Path, help="also write the measurements to this file (pickle)")
+    parser.add_argument("--load", type=Path, help="print the tables of measurements saved by --save; measure nothing")
     args = parser.parse_args()
-    report(measure(args.runs, args.settle, args.compare_sources))
+    specs = (args.specs or ["pyc"]) + (["sources"] if args.compare_sources else [])
+    if args.load:
+        specs, results = pickle.loads(args.load.read_bytes())
+    else:
+        results = measure(args.runs, args.settle, specs, tuple(args.profiles or PROFILES))
+        if args.save:
+            args.save.write_bytes(pickle.dumps((specs, results)))
+    report(results, specs)
 
 
 if __name__ == "__main__":

@@ -45,13 +45,15 @@ def modules(root: Path = ROOT) -> list[str]:
     return sorted(source.removeprefix("./") for source in config["files"] if source.endswith(".py"))
 
 
-def build(target: Path, root: Path = ROOT, sources: bool = False) -> list[str]:
+def build(target: Path, root: Path = ROOT, sources: bool = False, bytecode: bool = True) -> list[str]:
     """Write the bundle of `modules(root)` to target; return the module files it holds.
-    With `sources`, the .py files go in too (tracebacks then show source lines)."""
+    With `sources`, the .py files go in too (tracebacks then show source lines); without
+    `bytecode`, only they do (the browser then compiles them)."""
     files = modules(root)
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
         raise BundleError("node_modules/pyodide is missing: run scripts/setup")
-    command = ["node", str(SCRIPT), str(root), str(target)] + (["--sources"] if sources else []) + files
+    flags = ["--sources-only"] if not bytecode else ["--sources"] if sources else []
+    command = ["node", str(SCRIPT), str(root), str(target)] + flags + files
     try:
         result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     except FileNotFoundError as error:

@@ -10,7 +10,8 @@ the runtime's copies are those scripts/vendor.py made already, when they are up 
 --best compresses with brotli's slowest setting (about a minute more, 10% smaller wasm).
 
 The modules of pyscript.toml's [files] table (game/, web/) are not copied as sources: they go
-into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip,
+into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip
+(--app both adds their sources, for tracebacks with source lines),
 which dist's own pyscript.toml hands to PyScript and web/main.py puts on sys.path. dist/ is made
 afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
 when they change); --sources ships the .py files instead, as the repository's page loads them.
@@ -35,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_bundle  # noqa: E402
 import gen_files  # noqa: E402
+import stdlib_modules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".json", ".css", ".html", ".py", ".toml", ".svg",
@@ -87,6 +89,8 @@ def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
         sys.exit("build_dist: web/vendor/ is missing: run scripts/setup first")
     for path in (root / "web").rglob("*"):
         if path.suffix in (".gz", ".br", ".stamp"):   # .gz/.br are made again for dist/ below
+            continue
+        if path.is_relative_to(vendor / "stdlib"):   # an input of the trimmed stdlib, not served
             continue
         if path.is_file() and (path.is_relative_to(vendor) or path.suffix in
                                (".css", ".png", ".svg", ".webmanifest")):
@@ -211,7 +215,8 @@ self.addEventListener("fetch", (event) => {{
 def compress(path: Path, best: bool, made: Path | None = None) -> None:
     """Write path.gz and path.br (when the brotli module is there). Copies that scripts/vendor.py
     made of the same file (`made`: the source path.gz/.br next to it, with its modification
-    time) are taken as they are, unless `best` asks for a smaller brotli."""
+    time) are taken as they are (the wasm's at brotli quality 11), unless `best` asks for a
+    smaller brotli."""
     try:
         import brotli
     except ImportError:
@@ -224,7 +229,8 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
         target = path.parent / (path.name + suffix)
         if made is not None and not (best and suffix == ".br"):
             copy = made.with_name(made.name + suffix)
-            if copy.is_file() and copy.stat().st_mtime_ns == made.stat().st_mtime_ns:
+            # scripts/vendor.py's copy carries its source's time, plus its brotli quality over 9 in ns
+            if copy.is_file() and 0 <= copy.stat().st_mtime_ns - made.stat().st_mtime_ns <= 2:
                 shutil.copyfile(copy, target)
                 continue
         data = path.read_bytes() if data is None else data
@@ -245,9 +251,41 @@ def dist_config(root: Path = ROOT) -> str:
     return note + gen_files.with_table(config, table)
 
 
-def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
+# Where the page's Pyodide finds the standard library (loadPyodide's default stdLibURL).
+STDLIB_PATH = "web/vendor/pyodide/python_stdlib.zip"
+# --stdlib: the whole precompiled standard library as vendored, or only the modules of
+# scripts/stdlib_modules.txt (scripts/stdlib_modules.py), as bytecode compiled with their
+# docstrings emptied (the default), or as sources without docstrings and comments: a third of
+# the bytes, but the browser then compiles them at every first visit, which cost more time than
+# the bytes saved in bench/load_time.py, on the desktop and under the mobile profile alike.
+STDLIB_KINDS = ("full", "pyc", "py")
+STDLIB_SOURCES = {"pyc": stdlib_modules.MIN_BYTECODE, "py": stdlib_modules.MIN_SOURCES}
+
+
+def write_stdlib(out: Path, kind: str) -> str:
+    """Replace dist's copy of the standard library by the `kind` one; return a summary."""
+    if kind == "full":
+        return "the whole standard library"
+    source = STDLIB_SOURCES[kind]
+    if not source.is_file():
+        sys.exit(f"build_dist: {source.relative_to(ROOT)} is missing: run scripts/setup")
+    try:
+        count, size = stdlib_modules.trim(stdlib_modules.read_list(), out / STDLIB_PATH, source)
+    except KeyError as error:
+        sys.exit(f"build_dist: {stdlib_modules.STDLIB_LIST.name} names {error}, which {source.name} lacks")
+    return f"{count} stdlib modules as {kind}, {size / 1e6:.1f} MB"
+
+
+# --app: what web/app.zip holds of each module: bytecode and source (tracebacks show source
+# lines, +80 KB brotli), bytecode only (the default), or source only (compiled in the browser).
+APP_KINDS = ("both", "pyc", "py")
+
+
+def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc",
+          app: str = "pyc") -> dict:
     """Write the site into ``out`` (replacing it); returns a few figures. With `bundle` (the
-    default) our modules go in as web/app.zip, precompiled; without, as sources."""
+    default) our modules go in as web/app.zip, as `app` (one of APP_KINDS) says; without, as
+    sources. `stdlib` is one of STDLIB_KINDS."""
     files = site_files(bundle=bundle)
     if out.exists():
         shutil.rmtree(out)
@@ -255,7 +293,7 @@ def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
     if bundle:
         (out / app_bundle.SITE_PATH).parent.mkdir(parents=True, exist_ok=True)
         try:
-            app_bundle.build(out / app_bundle.SITE_PATH, sources=True)
+            app_bundle.build(out / app_bundle.SITE_PATH, sources=app != "pyc", bytecode=app != "py")
         except app_bundle.BundleError as error:
             sys.exit(f"build_dist: {error}")
     digest = hashlib.sha256()
@@ -263,6 +301,7 @@ def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
+    stdlib_note = write_stdlib(out, stdlib)
     if bundle:
         (out / "pyscript.toml").write_text(dist_config(), encoding="utf-8")
         files = sorted(files + [app_bundle.SITE_PATH])
@@ -289,7 +328,7 @@ def build(out: Path, best: bool = False, bundle: bool = True) -> dict:
             raw += path.stat().st_size
             smaller = [path.with_name(path.name + ext) for ext in (".br", ".gz")]
             packed += min([p.stat().st_size for p in smaller if p.exists()] + [path.stat().st_size])
-    return {"version": version, "files": len(files) + 2, "bytes": raw, "compressed": packed}
+    return {"version": version, "files": len(files) + 2, "bytes": raw, "compressed": packed, "stdlib": stdlib_note}
 
 
 def main() -> None:
@@ -298,10 +337,17 @@ def main() -> None:
     parser.add_argument("--best", action="store_true", help="slowest, smallest brotli")
     parser.add_argument("--sources", action="store_true",
                         help="ship game/ and web/ as .py sources instead of the precompiled web/app.zip")
+    parser.add_argument("--stdlib", choices=STDLIB_KINDS, default="pyc",
+                        help="the standard library shipped: whole (full), or only the modules the game "
+                             "imports as bytecode (pyc, the default) or as smaller sources (py)")
+    parser.add_argument("--app", choices=APP_KINDS, default="pyc",
+                        help="web/app.zip's modules as bytecode only (pyc, the default), with their "
+                             "sources for tracebacks with source lines (both) or as sources only (py)")
     args = parser.parse_args()
-    figures = build(args.out.resolve(), args.best, bundle=not args.sources)
+    figures = build(args.out.resolve(), args.best, bundle=not args.sources, stdlib=args.stdlib, app=args.app)
     print(f"built {args.out} (version {figures['version']}): {figures['files']} files, "
-          f"{figures['bytes'] / 1e6:.1f} MB, {figures['compressed'] / 1e6:.1f} MB precompressed")
+          f"{figures['bytes'] / 1e6:.1f} MB, {figures['compressed'] / 1e6:.1f} MB precompressed; "
+          f"{figures['stdlib']}")
 
 
 if __name__ == "__main__":

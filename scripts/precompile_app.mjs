@@ -1,13 +1,13 @@
 // Compile our own Python modules (game/, web/) to bytecode and pack them into one zip.
 //
-//   node scripts/precompile_app.mjs ROOT TARGET.zip [--sources] FILE...
+//   node scripts/precompile_app.mjs ROOT TARGET.zip [--sources | --sources-only] FILE...
 //
 // FILE is a path relative to ROOT (game/cards.py, ...). Every module becomes FILE + "c"
 // (game/cards.pyc) in TARGET.zip: an unchecked-hash .pyc (PEP 552) compiled by the vendored
 // Pyodide itself, so it carries that CPython's magic number. The header still holds the
 // source's hash, which scripts/app_bundle.py uses to tell a stale bundle from a fresh one.
 // With --sources the .py files go in too, for tracebacks with source lines (zipimport never
-// reads them to import). A module with a syntax error goes in as source only (with a warning),
+// reads them to import); with --sources-only they go in alone (the browser compiles them). A module with a syntax error goes in as source only (with a warning),
 // so the page raises the same SyntaxError as the repository's page rather than run old code. The members are stored, not deflated: the site's precompressed
 // .br/.gz copy of the whole zip is smaller than per-member deflate.
 // Run by scripts/app_bundle.py (scripts/build_dist.py); the page puts the zip on sys.path.
@@ -16,8 +16,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const args = process.argv.slice(2);
-const sources = args.includes("--sources");
-const [root, target, ...files] = args.filter((arg) => arg !== "--sources");
+const sourcesOnly = args.includes("--sources-only");
+const sources = sourcesOnly || args.includes("--sources");
+const [root, target, ...files] = args.filter((arg) => arg !== "--sources" && arg !== "--sources-only");
 if (!root || !target || files.length === 0) {
   console.error("usage: node scripts/precompile_app.mjs ROOT TARGET.zip [--sources] FILE...");
   process.exit(2);
@@ -30,6 +31,7 @@ for (const file of files) {
 }
 pyodide.globals.set("FILES", pyodide.toPy(files));
 pyodide.globals.set("SOURCES", sources);
+pyodide.globals.set("SOURCES_ONLY", sourcesOnly);
 pyodide.runPython(`
 import importlib.util, marshal, sys, zipfile
 
@@ -44,7 +46,7 @@ with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
         with open("/src/" + name, "rb") as stream:
             source = stream.read()
         try:
-            pyc = bytecode(name, source)
+            pyc = None if SOURCES_ONLY else bytecode(name, source)
         except SyntaxError as error:
             print(f"precompile_app.mjs: {name}: {error}; bundled as source", file=sys.stderr)
             pyc = None

@@ -9,9 +9,11 @@ belong (an older release's hashed chunks) are removed.
 
 Every compressible file of at least 1 KB (wasm, mjs, js, json, css) also gets a gzip copy
 (x.wasm.gz) and, when the `brotli` module is importable (it is in .venv/), a brotli one
-(x.wasm.br, quality 9), which serve.py sends to browsers that accept them: the 9.6 MB wasm
-goes out as about 3.1 MB. A copy carries its source's modification time and is rewritten when
-that changes or the file is copied again (npm may give every file the same time); copies of files that are gone, or no longer compressible, are removed.
+(x.wasm.br, quality 9; 11 for the wasm, once, a few minutes: 2.74 MB instead of 3.10 MB),
+which serve.py sends to browsers that accept them. A copy carries its source's modification
+time (plus the brotli quality above 9, in nanoseconds, so a change of quality redoes it) and
+is rewritten when that changes or the file is copied again (npm may give every file the same
+time); copies of files that are gone, or no longer compressible, are removed.
 Standard library only, brotli optional.
 
     python scripts/vendor.py
@@ -39,6 +41,8 @@ VENDOR = ROOT / "web" / "vendor"
 COMPRESSIBLE = (".wasm", ".mjs", ".js", ".json", ".css")   # not python_stdlib.zip: compressed already
 MIN_COMPRESS = 1024
 BROTLI_QUALITY = 9
+# The wasm is most of a first visit's bytes: worth brotli's slowest setting, made once.
+BROTLI_QUALITY_BY_SUFFIX = {".wasm": 11}
 PRECOMPRESSED = (".gz", ".br")
 
 PYODIDE_FILES = (
@@ -134,10 +138,12 @@ def compress(folder: Path) -> int:
             continue
         stat = source.stat()
         data = None
+        quality = BROTLI_QUALITY_BY_SUFFIX.get(source.suffix, BROTLI_QUALITY)
         for suffix, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)),
-                             (".br", brotli and (lambda d: brotli.compress(d, quality=BROTLI_QUALITY)))):
+                             (".br", brotli and (lambda d: brotli.compress(d, quality=quality)))):
             copy = source.with_name(source.name + suffix)
-            if copy.exists() and copy.stat().st_mtime_ns == stat.st_mtime_ns:
+            mtime_ns = stat.st_mtime_ns + (quality - BROTLI_QUALITY if suffix == ".br" else 0)
+            if copy.exists() and copy.stat().st_mtime_ns == mtime_ns:
                 continue
             if pack is None:
                 copy.unlink(missing_ok=True)
@@ -145,30 +151,44 @@ def compress(folder: Path) -> int:
             data = source.read_bytes() if data is None else data
             partial = copy.with_name(copy.name + ".tmp")
             partial.write_bytes(pack(data))
-            os.utime(partial, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            os.utime(partial, ns=(stat.st_atime_ns, mtime_ns))
             partial.replace(copy)
             written += 1
     return written
 
 
 STDLIB = "python_stdlib.zip"
+# The standard library's sources made smaller (scripts/precompile_stdlib.mjs), kept beside the
+# runtime as an input of scripts/build_dist.py --stdlib py, never served as it is.
+MIN_SOURCES = VENDOR / "stdlib" / "python_stdlib.py.zip"
+# and its bytecode compiled with the docstrings emptied (scripts/build_dist.py's default input).
+MIN_BYTECODE = VENDOR / "stdlib" / "python_stdlib.pyc.zip"
+# In the stamp with the source's hash: a change of what precompile_stdlib.mjs writes redoes it.
+STAMP_VERSION = "3"
 
 
-def precompile_stdlib(source: Path, target: Path) -> int:
+def precompile_stdlib(source: Path, target: Path, min_sources: Path = MIN_SOURCES,
+                      min_bytecode: Path = MIN_BYTECODE) -> int:
     """Put the standard library in place compiled to bytecode (scripts/precompile_stdlib.mjs,
     run with the vendored Pyodide under Node): the browser then skips compiling it at every
-    start. Redone only when the source changes; falls back to a plain copy if Node fails."""
+    start; and its smaller sources at `min_sources`, its bytecode without docstrings at
+    `min_bytecode`. Redone only when the source changes; falls back to a plain copy (and
+    neither smaller zip) if Node fails."""
     stamp = target.with_name(target.name + ".stamp")
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
-    if target.exists() and stamp.exists() and stamp.read_text() == digest:
+    digest = STAMP_VERSION + ":" + hashlib.sha256(source.read_bytes()).hexdigest()
+    if (target.exists() and min_sources.exists() and min_bytecode.exists() and stamp.exists()
+            and stamp.read_text() == digest):
         return 0
     script = ROOT / "scripts" / "precompile_stdlib.mjs"
-    result = subprocess.run(["node", str(script), str(source), str(target)], cwd=ROOT,
-                            capture_output=True, text=True)
+    min_sources.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(["node", str(script), str(source), str(target), str(min_sources), str(min_bytecode)],
+                            cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         print(f"vendor.py: could not precompile the standard library ({result.stderr.strip()[-300:]});"
               " copying it as source", file=sys.stderr)
         shutil.copy2(source, target)
+        min_sources.unlink(missing_ok=True)
+        min_bytecode.unlink(missing_ok=True)
         stamp.unlink(missing_ok=True)
         return 1
     stamp.write_text(digest)

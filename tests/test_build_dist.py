@@ -149,3 +149,14 @@ def test_play_notices_an_edited_module(tmp_path):
     engine = root / "game" / "engine.py"
     engine.write_text(engine.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert play_dist.fingerprint(root) != before
+
+
+def test_dist_ships_only_the_listed_stdlib_modules_stored(dist):
+    import stdlib_modules
+    shipped = dist / build_dist.STDLIB_PATH
+    listed = stdlib_modules.read_list()
+    assert sorted(stdlib_modules.archive_modules(shipped)) == sorted(listed)
+    with zipfile.ZipFile(shipped) as zin:
+        assert {info.compress_type for info in zin.infolist()} == {zipfile.ZIP_STORED}
+        assert all(name.endswith(".pyc") for name in zin.namelist())   # the default: bytecode
+    assert (dist / (build_dist.STDLIB_PATH + ".br")).stat().st_size < 1_300_000

@@ -4,11 +4,26 @@ The `page` fixture fails its test at teardown if any request left our origin, an
 response was an HTTP error, or the page logged or raised an error.
 """
 
+import os
+
 import pytest
-from harness import Network, launch
-from playwright.sync_api import sync_playwright
+from harness import RECORD_IMPORTS, Network, launch, record_imports
+from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 import serve
+
+if os.environ.get(RECORD_IMPORTS):
+    # scripts/stdlib_modules.py --record: every page, whichever test or fixture made it, tells
+    # what its Python imported before it (or its context) closes.
+    def _recording(close, pages):
+        def closing(self, *args, **kwargs):
+            for page in pages(self):
+                record_imports(page)
+            return close(self, *args, **kwargs)
+        return closing
+
+    BrowserContext.close = _recording(BrowserContext.close, lambda context: list(context.pages))
+    Page.close = _recording(Page.close, lambda page: [page])
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ which watches a browser context for requests that leave our origin or fail.
 Never `playwright install`: the browser is /usr/bin/chromium (scripts/setup --browser).
 """
 
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -112,6 +113,32 @@ class Network:
         """Whether a URL is on the site's host and port, or a data: or blob: URL."""
         parts = urlsplit(url)
         return parts.scheme in ("data", "blob") or (parts.scheme in ("http", "ws") and parts.netloc == self.origin)
+
+
+# The Python modules the page's interpreter has imported (sys.modules), read through PyScript.
+LOADED_MODULES = """async () => {
+  const core = globalThis[Symbol.for("@pyscript/core")];
+  if (!core || document.documentElement.dataset.ready !== "true") return null;
+  const { interpreter } = await core.whenDefined("py");
+  return interpreter.runPython("import sys; chr(10).join(sorted(sys.modules))").split("\\n");
+}"""
+# Where record_imports appends them (set by the recording run: scripts/stdlib_modules.py --record).
+RECORD_IMPORTS = "CRIBBAGE_RECORD_IMPORTS"
+
+
+def record_imports(page: Page) -> None:
+    """With $CRIBBAGE_RECORD_IMPORTS set, append the modules the page's Python has imported to
+    that file, one a line (nothing if the page never became ready or is gone)."""
+    target = os.environ.get(RECORD_IMPORTS)
+    if not target or page.is_closed():
+        return
+    try:
+        names = page.evaluate(LOADED_MODULES)
+    except Exception:   # navigated away, crashed: whatever it imported, another test sees too
+        return
+    if names:
+        with open(target, "a", encoding="utf-8") as stream:
+            stream.write("".join(f"{name}\n" for name in names))
 
 
 def with_query(link: str, extra: str) -> str:
