@@ -225,3 +225,23 @@ def test_a_friends_table_shows_its_connection_state_by_the_status():
     host.link = "The relay cannot be reached <now>"
     status = re.search(r'<div class="status-wrap">.*?</div></div>', render(host)).group(0)
     assert '<div class="table-link" data-testid="table-link">The relay cannot be reached &lt;now&gt;</div>' in status
+
+
+def test_the_status_says_what_the_play_s_last_step_was():
+    ctl = start(players=3)
+    seen = set()
+    for _ in range(400):
+        step(ctl)
+        view = ctl.view()
+        html = render(ctl)
+        last = re.search(r'data-testid="last-move">(.*?)</span>', html)
+        if view.phase != PLAYING or ctl.show or not view.play:
+            assert last is None
+            continue
+        latest = view.play[-1]
+        said = last.group(1)
+        if latest.kind == "play":
+            who = "You" if latest.seat == 0 else ctl.names()[latest.seat]
+            assert said.startswith(f"{who} played ") and said.endswith("♣♦♥♠"["CDHS".index(latest.card.suit)])
+        seen.add(latest.kind)
+    assert {"play", "go"} <= seen

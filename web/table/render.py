@@ -9,7 +9,7 @@ from game.engine import DISCARDING, OVER, PLAYING
 from ..controller import Controller, hand_order
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
-from .cards import card_back, card_face, cards_row
+from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -262,8 +262,24 @@ def show_hand(ctl, view, event) -> str:
 def status_line(ctl: Controller, view) -> str:
     text = status_text(ctl, view)
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
-    return (f'<div class="status-wrap"><div class="status" data-testid="status">{escape(text)}</div>'
+    last = last_move(ctl, view)
+    last = f'<span class="last-move" data-testid="last-move">{escape(last)}</span> ' if last else ""
+    return (f'<div class="status-wrap"><div class="status" data-testid="status">{last}{escape(text)}</div>'
             f'{table_link(ctl)}{error}</div>')
+
+
+def last_move(ctl, view) -> str:
+    """The play's latest step in a few words, so the player sees what just happened before
+    being told what comes next: ``"Bot played J♣"``, ``"Robin said go"``, ``"The count starts again"``."""
+    if view.phase != PLAYING or ctl.show or not view.play:
+        return ""
+    step = view.play[-1]
+    who = "You" if step.seat == view.seat else (ctl.names()[step.seat] if step.seat is not None else "")
+    if step.kind == "play":
+        return f"{who} played {rank_text(step.card)}{SUIT_GLYPHS[step.card.suit]}"
+    if step.kind == "go":
+        return f"{who} said go"
+    return "The count starts again"
 
 
 def table_link(ctl) -> str:
