@@ -7,7 +7,9 @@ A "move" here is one of the player's own inputs and the repaint it causes (choos
 8 times, then playing a card): Chrome's ScriptDuration metric (all JavaScript and WebAssembly on
 the main thread, so Python too) before and after. Frames: requestAnimationFrame timestamps for
 the 600 ms after a card is played at the normal pace (300 ms of motion); a gap over 25 ms counts
-its missing frames as dropped. Each phase starts from the same table (tests/e2e/tables.py).
+its missing frames as dropped, and the same 600 ms on the idle table just before says what the
+machine itself allows (a loaded machine drops frames with nothing moving). Each phase starts
+from the same table (tests/e2e/tables.py).
 """
 
 from __future__ import annotations
@@ -69,13 +71,15 @@ def main() -> None:
                 wait_ready(page)
                 page.wait_for_selector('[data-action="play"]')
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+                idle = page.evaluate(f"({FRAMES})()")     # the machine's own frame rate, nothing moving
                 before = script_ms(cdp)
                 frames = page.evaluate(f"(() => {{ const p = ({FRAMES})(); "
                                        f"document.querySelector('[data-action=play]').click(); return p; }})()")
                 play = script_ms(cdp) - before
                 print(f"{players} players, CPU x{throttle}: choose a card {statistics.median(times):.1f} ms "
                       f"(median of 8, max {max(times):.1f}); play a card {play:.1f} ms with 600 ms of frames; "
-                      f"{len(frames)} frames, {dropped(frames)} dropped", flush=True)
+                      f"{len(frames)} frames, {dropped(frames)} dropped (idle table: {len(idle)} frames, "
+                      f"{dropped(idle)} dropped)", flush=True)
                 page.close()
         browser.close()
 

@@ -185,3 +185,63 @@ def test_partners_win_together_and_scores_stop_at_the_game_hole():
     winners = ctl.side_names()[view.winner]
     assert view.winner == 0 or f"{escape(winners)} win<" in html
     assert f'data-testid="score-{view.winner}">61<' in html and 'data-testid="game-hole"' in html
+
+
+def test_the_show_names_the_crib_being_counted_not_the_next_one():
+    ctl = start(players=3)
+    while not ctl.show:
+        step(ctl)
+    dealer = next(event.seat for event in ctl.show if event.kind == "crib")
+    assert ctl.view().dealer != dealer            # the next hand is already dealt
+    html = render(ctl)
+    whose = "Your crib" if dealer == 0 else f"{ctl.names()[dealer]}’s crib"
+    assert f'<div class="label">{whose}</div>' in html
+    seat = re.search(rf'data-seat="{dealer}" data-key="seat-{dealer}".*?</div>', html)
+    assert dealer == 0 or 'badge dealer' in seat.group(0)
+    # phones stack the counted hands in counting order
+    orders = [int(n) for n in re.findall(r"--show-order:(\d)", html)]
+    assert sorted(orders) == list(range(1, len(ctl.show) + 1))
+
+
+def test_a_side_is_marked_as_yours_once():
+    ctl = Controller(seed_source=lambda: 1)
+    ctl.command("start", {"name": "You", "players": "4", "level": "easy", "target": "61"})
+    assert "You &amp; Sage (you)" not in render(ctl) and "You &amp; Sage<" in render(ctl)
+    assert "Ann (you)" in render(start())
+
+
+def test_a_friends_table_shows_its_connection_state_by_the_status():
+    import itertools
+
+    from web.friends.host import HostTable
+    from web.friends.host_controller import HostController
+    table = HostTable("room-0123456789", 2, 61, "Hana", seed_source=lambda: 5,
+                      token_source=lambda: "token-0000000000000001", clock=lambda: 1_700_000_000.0,
+                      ticker=itertools.count(0.0, 1.0).__next__)
+    host = HostController(table, seed_source=lambda: 5)
+    host.command("seat", "1:easy")
+    host.command("start-table")
+    assert 'data-testid="table-link"' not in render(host)       # all is well: nothing to say
+    host.link = "The relay cannot be reached <now>"
+    status = re.search(r'<div class="status-wrap">.*?</div></div>', render(host)).group(0)
+    assert '<div class="table-link" data-testid="table-link">The relay cannot be reached &lt;now&gt;</div>' in status
+
+
+def test_the_status_says_what_the_play_s_last_step_was():
+    ctl = start(players=3)
+    seen = set()
+    for _ in range(400):
+        step(ctl)
+        view = ctl.view()
+        html = render(ctl)
+        last = re.search(r'data-testid="last-move">(.*?)</span>', html)
+        if view.phase != PLAYING or ctl.show or not view.play:
+            assert last is None
+            continue
+        latest = view.play[-1]
+        said = last.group(1)
+        if latest.kind == "play":
+            who = "You" if latest.seat == 0 else ctl.names()[latest.seat]
+            assert said.startswith(f"{who} played ") and said.endswith("♣♦♥♠"["CDHS".index(latest.card.suit)])
+        seen.add(latest.kind)
+    assert {"play", "go"} <= seen

@@ -3,7 +3,9 @@ two pegs per side that leapfrog (the back peg marks the previous score), the sku
 the game hole, where the winner's peg and final score stand. A pure function of the scores.
 
 >>> svg = board_svg(target=121, scores=[5, 0], previous=[3, 0], names=["Ann", "Bot"])
->>> svg.count('class="hole"') == 2 * 120 and 'data-key="peg-0-front"' in svg
+>>> svg.count('class="lane"') == 2 * 4 and svg.count('class="hole"') == 5 and 'data-key="peg-0-front"' in svg
+True
+>>> len(svg) < 7000         # a pattern of five holes, not 240 circles: every repaint parses this
 True
 >>> 'data-testid="game-hole"' in board_svg(121, [126, 80], [118, 78], ["Ann", "Bot"])
 True
@@ -105,10 +107,20 @@ def _wood(target: int, sides: int) -> str:
                      f'y2="{top + sides * LANE + 6:g}"><title>{label}</title></line>'
                      f'<text class="skunk-label" x="{x - 2:g}" y="{top + sides * LANE + 5:g}" '
                      f'text-anchor="end">{"SS" if "double" in label else "S"}</text>')
+    # The holes: one tile of five (a pattern), repeated along each lane by one rect, so the
+    # board is a few kilobytes of markup, not a circle per hole (every repaint parses it).
+    group = 5 * HOLE + GROUP_GAP
+    parts.append(f'<defs><pattern id="holes-{target}-{sides}" class="holes" width="{group}" height="{LANE}" '
+                 f'patternUnits="userSpaceOnUse">'
+                 + "".join(f'<circle class="hole" cx="{HOLE / 2 + i * HOLE:g}" cy="{LANE / 2:g}" r="2.5"/>'
+                           for i in range(5)) + '</pattern></defs>')
+    lane_width = (per_row // 5) * group - GROUP_GAP
+    for row in range(rows):
+        for side in range(sides):
+            x, y = hole_xy(row * per_row + 1, side, sides, target)
+            parts.append(f'<rect class="lane" transform="translate({x - HOLE / 2:g} {y - LANE / 2:g})" '
+                         f'width="{lane_width:g}" height="{LANE}" fill="url(#holes-{target}-{sides})"/>')
     for side in range(sides):
-        for score in range(1, target):
-            x, y = hole_xy(score, side, sides, target)
-            parts.append(f'<circle class="hole" cx="{x:g}" cy="{y:g}" r="2.5"/>')
         sx, sy = hole_xy(0, side, sides, target)
         parts.append(f'<circle class="start" cx="{sx:g}" cy="{sy:g}" r="2.6" stroke="{SIDE_COLOURS[side]}"/>')
     gx, gy = game_hole(target, sides)

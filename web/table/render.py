@@ -9,7 +9,7 @@ from game.engine import DISCARDING, OVER, PLAYING
 from ..controller import Controller, hand_order
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
-from .cards import card_back, card_face, cards_row
+from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -67,10 +67,11 @@ def chat_jump(ctl) -> str:
 def scoreboard(ctl: Controller, view) -> str:
     names = ctl.side_names()
     target = view.config.target
-    dealer_side = view.config.side_of(view.dealer)
+    dealer_side = view.config.side_of(dealer_of(ctl, view))
     sides = []
-    for side, name in enumerate(names):
-        you = " (you)" if side == view.side and name.casefold() != "you" else ""
+    for side, name in enumerate(names):      # "Ann (you)", but never "You (you)" or "You & Sage (you)"
+        said = "you" in [part.strip().casefold() for part in name.split("&")]
+        you = " (you)" if side == view.side and not said else ""
         crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
         why = escape(ctl.last_pegs.get(side, ""))
         sides.append(
@@ -89,7 +90,7 @@ def scoreboard(ctl: Controller, view) -> str:
 def seat_badges(ctl: Controller, view, seat: int) -> str:
     badges = []
     me = view.seat
-    if seat == view.dealer:
+    if seat == dealer_of(ctl, view):
         badges.append('<span class="badge dealer">dealer</span>')
     if view.config.players == 4 and seat != me and seat % 2 == me % 2:
         badges.append('<span class="badge partner">partner</span>')
@@ -114,6 +115,7 @@ def opponents(ctl: Controller, view) -> str:
     seats = []
     players = view.config.players
     shown = {event.seat: event for event in ctl.show if event.kind == "show"}
+    order = show_order(ctl)
     for offset in range(1, players):
         seat = (view.seat + offset) % players
         turn = " turn" if view.turn == seat and not ctl.show else ""
@@ -129,7 +131,7 @@ def opponents(ctl: Controller, view) -> str:
                      f'<div class="played">{played}</div>')
         seats.append(
             f'<div class="seat at-{place}{turn}" data-seat="{seat}" data-key="seat-{seat}" '
-            f'style="--side:{SIDE_COLOURS[side]}">'
+            f'style="--side:{SIDE_COLOURS[side]}{order.get(("show", seat), "")}">'
             f'<div class="who"><span class="name">{escape(ctl.names()[seat])}</span>'
             f'<span class="level">{escape(level or "")}</span>{seat_badges(ctl, view, seat)}</div>'
             f'{cards}</div>')
@@ -137,9 +139,10 @@ def opponents(ctl: Controller, view) -> str:
 
 
 def middle(ctl: Controller, view) -> str:
-    owner = ctl.names()[view.dealer]
-    whose = "Your crib" if view.dealer == view.seat else f"{escape(owner)}’s crib"
-    place = seat_place(view.config.players, (view.dealer - view.seat) % view.config.players)
+    dealer = dealer_of(ctl, view)
+    owner = ctl.names()[dealer]
+    whose = "Your crib" if dealer == view.seat else f"{escape(owner)}’s crib"
+    place = seat_place(view.config.players, (dealer - view.seat) % view.config.players)
     shown_starter = ctl.show_starter if ctl.show else view.starter
     if shown_starter:
         starter = card_face(shown_starter, "starter-card", attrs='data-from="deck"')
@@ -167,8 +170,10 @@ def middle(ctl: Controller, view) -> str:
         f'<div class="play-area">{count}'
         f'<div class="pile" data-testid="pile" role="group" aria-label="The pile">{pile}</div></div>')
     intro = show_intro(ctl) if ctl.show else ""
+    order = show_order(ctl).get(("crib", dealer), "")
+    style = f' style="{order[1:].strip()}"' if order else ""
     return f"""
-<div class="centre dealer-{place}">
+<div class="centre dealer-{place}"{style}>
   <div class="deck" role="group" aria-label="Starter and crib">
     <div class="starter-slot"><div class="label">Starter</div><div data-testid="starter">{starter}</div></div>
     <div class="crib"><div class="label">{whose}</div>{crib}</div>
@@ -189,6 +194,19 @@ def crib_back(view, slot: int) -> str:
         seat = others[slot % len(others)]
         origin = f"held-{seat}-{view.hand_sizes[seat]} seat-{seat}"
     return card_back("small stacked", f"crib-{slot}", origin)
+
+
+def dealer_of(ctl, view) -> int:
+    """The dealer the table shows: during the show, the one whose crib is being counted (the
+    view has already moved on to the next deal, dealt by the next player)."""
+    crib = next((event for event in ctl.show if event.kind == "crib"), None)
+    return crib.seat if crib is not None else view.dealer
+
+
+def show_order(ctl) -> dict:
+    """Each counted hand's place in the counting order, as a CSS variable for its element's
+    style (phones stack the show in that order): ``{("show", seat) or ("crib", dealer): "; --show-order:N"}``."""
+    return {(event.kind, event.seat): f"; --show-order:{number}" for number, event in enumerate(ctl.show, start=1)}
 
 
 def show_intro(ctl) -> str:
@@ -244,8 +262,33 @@ def show_hand(ctl, view, event) -> str:
 def status_line(ctl: Controller, view) -> str:
     text = status_text(ctl, view)
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
-    return (f'<div class="status-wrap"><div class="status" data-testid="status">{escape(text)}</div>'
-            f'{error}</div>')
+    last = last_move(ctl, view)
+    last = f'<span class="last-move" data-testid="last-move">{escape(last)}</span> ' if last else ""
+    return (f'<div class="status-wrap"><div class="status" data-testid="status">{last}{escape(text)}</div>'
+            f'{table_link(ctl)}{error}</div>')
+
+
+def last_move(ctl, view) -> str:
+    """The play's latest step in a few words, so the player sees what just happened before
+    being told what comes next: ``"Bot played J♣"``, ``"Robin said go"``, ``"The count starts again"``."""
+    if view.phase != PLAYING or ctl.show or not view.play:
+        return ""
+    step = view.play[-1]
+    who = "You" if step.seat == view.seat else (ctl.names()[step.seat] if step.seat is not None else "")
+    if step.kind == "play":
+        return f"{who} played {rank_text(step.card)}{SUIT_GLYPHS[step.card.suit]}"
+    if step.kind == "go":
+        return f"{who} said go"
+    return "The count starts again"
+
+
+def table_link(ctl) -> str:
+    """A table with friends: the connection's state in words (the controller's ``link``, "" when
+    all is well), beside the status where the player looks. The chat panel says it too (and is
+    the one a screen reader hears, role=status); this copy is for the eyes on screens where the
+    chat is out of sight (hidden by CSS where the chat sits beside the table)."""
+    text = getattr(ctl, "link", "") if getattr(ctl, "multiplayer", False) else ""
+    return f'<div class="table-link" data-testid="table-link">{escape(text)}</div>' if text else ""
 
 
 def status_text(ctl: Controller, view) -> str:
@@ -313,8 +356,10 @@ def my_hand(ctl: Controller, view) -> str:
     side = view.config.side_of(me)
     # During the show the next hand is already dealt: it waits, hidden, until Continue.
     hidden = " hidden" if ctl.show else ""
-    hand = f'<div class="hand"{hidden} data-testid="hand">{"".join(buttons)}</div>'
-    return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}" '
+    # --n: how many cards, so a phone sizes them to fit its width
+    hand = f'<div class="hand"{hidden} style="--n:{len(buttons)}" data-testid="hand">{"".join(buttons)}</div>'
+    order = show_order(ctl).get(("show", me), "")
+    return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}{order}" '
             f'aria-label="Your hand">{status_line(ctl, view)}'
             f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'{hand}<div class="actions">{action}</div></section>')

@@ -1,0 +1,83 @@
+"""The drawn table's layout in the real page (issue 13): at desktop, tablet and phone sizes, for
+2, 3 and 4 players, in the deal, the play and the show, nothing runs off the side of the page,
+nothing on the table overlaps anything else, and on phones what the step needs is on screen
+without scrolling (the hand and its button; the count, the pile and the starter; Continue).
+"""
+
+import pytest
+from tables import load, play_until, saves
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1280, 800), "tablet": (768, 1024), "phone": (390, 844), "small phone": (360, 640)}
+
+# What must be on screen on a phone, by phase.
+NEEDED = {
+    "deal": ['[data-testid="hand"] .card', '[data-testid="confirm-discard"]', '[data-testid="starter"]',
+             '[data-testid="crib"]', '[data-testid="status"]'],
+    "play": ['[data-testid="hand"] .card', '[data-testid="count"]', '[data-testid="pile"] .card',
+             '[data-testid="starter"]', '[data-testid="status"]', '.seat .badge'],
+    "show": ['[data-testid="continue"]', '.show-head h2'],
+}
+# The table's parts that must never overlap one another.
+PARTS = ('.seat > .who, .seat .held, .seat .played, .shown, .starter-slot, .crib, .play-area, .show-head, '
+         '.me .status, .me .hand, .me > .played, .me .actions > *')
+
+CHECK = """([needed, parts]) => {
+  const problems = [];
+  const page = document.documentElement;
+  if (page.scrollWidth > innerWidth + 1) problems.push(`the page is ${page.scrollWidth} px wide`);
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r : null; };
+  const name = (el) => el.className.baseVal === undefined ? `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`
+                                                         : el.tagName;
+  for (const selector of needed || []) {
+    const found = [...document.querySelectorAll(selector)].filter(shown);
+    if (!found.length) problems.push(`${selector}: not shown`);
+    for (const el of found) {
+      const r = el.getBoundingClientRect();
+      if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+        problems.push(`${selector} (${name(el)}) is off screen at ${Math.round(r.left)},${Math.round(r.top)}`
+                      + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      }
+    }
+  }
+  const all = [...document.querySelectorAll(parts)].filter(shown);
+  for (let i = 0; i < all.length; i++) {
+    for (let j = i + 1; j < all.length; j++) {
+      const [a, b] = [all[i], all[j]];
+      if (a.contains(b) || b.contains(a)) continue;
+      const [p, q] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+      const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (x > 3 && y > 3) problems.push(`${name(a)} overlaps ${name(b)} by ${Math.round(x)}x${Math.round(y)} px`);
+    }
+  }
+  return problems;
+}"""
+
+
+def check(page, phase: str, players: int, problems: list, phones_see_all: bool = True) -> None:
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        phone = "phone" in size
+        needed = NEEDED[phase] if phone and phones_see_all else []
+        # (a phone's Continue floats over the show's hands by design: they scroll under it)
+        parts = PARTS.replace(", .me .actions > *", "") if phone and phase == "show" else PARTS
+        found = page.evaluate(CHECK, [needed, parts])
+        problems += [f"{players} players, {phase}, {size}: {line}" for line in found]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_table_fits_every_size_without_overlaps(page, site, players):
+    tables = saves(players)
+    problems: list[str] = []
+    load(page, site, tables["discard"])
+    check(page, "deal", players, problems)
+    load(page, site, tables["play"])
+    check(page, "play", players, problems)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    play_until(page, "show")
+    page.wait_for_timeout(300)
+    check(page, "show", players, problems)
+    assert not problems, "\n".join(problems)
