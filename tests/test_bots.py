@@ -208,3 +208,12 @@ def test_pegging_search_counts_samples_in_nodes_not_time():
     first = pegging.evaluate(seen, random.Random(4))
     assert first == pegging.evaluate(seen, random.Random(4))
     assert max(first, key=first.get) == 5
+
+
+def test_hard_v1_is_arena_only_and_plays():
+    from game.bots import ARENA_LEVELS
+    assert "hard-v1" in ARENA_LEVELS and "hard-v1" not in BOT_LEVELS
+    state = new_game(Config(players=2), seed=11)
+    seen = view(state, 1)
+    action = make_bot("hard-v1", seed=2).choose(seen)
+    assert action in seen.legal and action == make_bot("hard-v1", seed=2).choose(seen)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from .common import decision_rng
 from .levels import LEVELS
 
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard")          # what the page offers
+ARENA_LEVELS = BOT_LEVELS + ("hard-v1",)          # also seated by the arena and the protocol
 
 
 class Bot:
@@ -26,7 +27,7 @@ class Bot:
 
     def __init__(self, level: str, seed: int = 0):
         if level not in LEVELS:
-            raise ValueError(f"no bot level {level!r}: choose from {', '.join(BOT_LEVELS)}")
+            raise ValueError(f"no bot level {level!r}: choose from {', '.join(ARENA_LEVELS)}")
         self.level, self.seed = level, seed
         self._choose = LEVELS[level]
 
@@ -43,7 +44,7 @@ class Bot:
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (one of `BOT_LEVELS`) with its own seed."""
+    """A bot of ``level`` (one of `ARENA_LEVELS`) with its own seed."""
     return Bot(level, seed)
 
 

@@ -102,4 +102,13 @@ def hard(view, rng):
     return pegging.choose_play(view, rng)
 
 
-LEVELS = {"easy": easy, "medium": medium, "hard": hard}
+# ---- hard-v1 (arena only) ----------------------------------------------------------------
+
+def hard_v1(view, rng):
+    """The hard bot before issue 15, frozen (`game.bots.v1`): the arena's yardstick."""
+    from .v1 import hard_v1 as frozen  # imported on first use: the page never seats it
+
+    return frozen(view, rng)
+
+
+LEVELS = {"easy": easy, "medium": medium, "hard": hard, "hard-v1": hard_v1}
