@@ -33,14 +33,18 @@ slice a decision (the page stays responsive); the same view and seed always give
 
 from __future__ import annotations
 
+from math import exp
+
 from ..scoring import score_hand
-from .common import VALUE, HiddenSampler, peg_points, play_action
+from .common import VALUE, HiddenSampler, hand_points, peg_points, play_action
 
 WIN = 1000.0          # reaching the target, in points: far above anything the play can peg
 NODE_BUDGET = 1500    # work per decision (nodes); see `evaluate`
 MIN_SAMPLES, MAX_SAMPLES = 8, 48
 NEAR = 45             # points from the target at which the show order enters the search
 DEPTH = {2: 8, 3: 9, 4: 8}  # look-ahead in cards, by players (8 in two: the whole play)
+ROLLOUT = False       # our later cards too by the card counter's rule (a rollout), not searched
+PLAUSIBLE = 0.25      # weight of a sample: exp(this x the points its hidden fours show alone)
 
 _REPLIES: dict = {}   # pile -> [(points, rank)] of every scoring reply, best first
 _POINTS: dict = {}    # pile -> points for its last card (the pile since the reset fixes the count)
@@ -128,7 +132,7 @@ def _searcher(view, hands, shows, public, everyone_blind=False):
     def node(seat, count, pile, depth, acc):
         nodes[0] += 1
         hand = hands[seat]
-        if everyone_blind or side[seat] != me:
+        if everyone_blind or ROLLOUT or side[seat] != me:
             return lay(seat, blind(seat, count, pile), count, pile, depth, acc)
         room, previous = 31 - count, 0
         best = -4 * WIN
@@ -256,7 +260,8 @@ def think(view, rng, budget: int = NODE_BUDGET):
     if near and (view.config.players == 2 or sum(view.hand_sizes) <= 8):
         depth = sum(view.hand_sizes)
     totals = dict.fromkeys(ranks, 0.0)
-    used, samples, cache = 0, 0, {}
+    used, samples, weights, cache = 0, 0, 0.0, {}
+    shown = _played_by_seat(view)
     count, pile = view.count, tuple(card.rank for card in view.pile)
     public = _public(view)
     sampler = HiddenSampler(view)
@@ -280,10 +285,35 @@ def think(view, rng, budget: int = NODE_BUDGET):
             yield None
         else:
             used += 1  # a repeat costs almost nothing; still counted so the loop ends
+        weight = _plausible(shown, hidden)
         for rank in ranks:
-            totals[rank] += values[rank]
+            totals[rank] += weight * values[rank]
+        weights += weight
         samples += 1
-    return {rank: totals[rank] / samples for rank in ranks}
+    return {rank: totals[rank] / weights for rank in ranks}
+
+
+def _played_by_seat(view) -> dict:
+    """``{seat: [cards it has played this hand]}``."""
+    played = {}
+    for step in view.play:
+        if step.kind == "play":
+            played.setdefault(step.seat, []).append(step.card)
+    return played
+
+
+def _plausible(played, hidden) -> float:
+    """How likely a sample's hidden hands are, relative to others: players keep the cards
+    that count, so a sampled four that shows more points (on its own, as a player sees it
+    when discarding) weighs more, by `PLAUSIBLE` per point (``exp``)."""
+    if not PLAUSIBLE:
+        return 1.0
+    points = 0
+    for seat, cards in hidden.items():
+        kept = list(played.get(seat, ())) + list(cards)
+        if len(kept) == 4:
+            points += hand_points(kept)
+    return exp(PLAUSIBLE * points)
 
 
 def evaluate(view, rng, budget: int = NODE_BUDGET):
