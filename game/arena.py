@@ -2,14 +2,16 @@
 
     python -m game.arena --a hard --b medium --games 5000 --players 2 --seed 1 --jobs 2
 
-A side is a level (``easy``, ``medium``, ``hard``) or ``cmd:COMMAND``, any program speaking
+A side is a level (``easy``, ``medium``, ``hard``, or ``hard-v1``, the hard bot frozen before
+issue 15) or ``cmd:COMMAND``, any program speaking
 the bot line protocol (docs/bot-protocol.md), e.g. ``--a "cmd:python -m game.bots.proto hard"``.
 
 Seats and the first deal alternate: in two and four players, games go in pairs dealt from the
 same seed with the sides swapped (each side gets the other's cards), which also cancels much
 of the luck; in three players, A takes each seat in turn against two B bots.
 
-It prints A's wins with a 95% (Wilson) interval, skunks, the average points per hand from
+It prints A's wins with a 95% (Wilson) interval, the paired interval over deals (each deal's
+win share is one sample: the fair yardstick for duplicate play), skunks, the average points per hand from
 pegging, hand and crib for the dealer and the pone (complete hands only), and the decision
 times (median and 95th percentile) for discards and plays; forced moves (one legal action)
 are not timed.
@@ -27,7 +29,7 @@ import math
 import sys
 import time
 
-from .bots import BOT_LEVELS, make_bot
+from .bots import ARENA_LEVELS, make_bot
 from .engine import Config, apply, new_game
 from .view import view
 
@@ -40,10 +42,15 @@ class Arena:
     def __init__(self, a: str, b: str, games: int = 100, players: int = 2, seed: int = 1,
                  target: int = 121):
         for spec in (a, b):
-            if spec not in BOT_LEVELS and not spec.startswith("cmd:"):
-                raise ValueError(f"a side is {', '.join(BOT_LEVELS)} or cmd:COMMAND, not {spec!r}")
+            if spec not in ARENA_LEVELS and not spec.startswith("cmd:"):
+                raise ValueError(f"a side is {', '.join(ARENA_LEVELS)} or cmd:COMMAND, not {spec!r}")
         self.a, self.b, self.games, self.players = a, b, games, players
         self.seed, self.target = seed, target
+
+    @property
+    def group(self) -> int:
+        """Games dealt from one seed with the seats rotated: 2 (3 in three players)."""
+        return 3 if self.players == 3 else 2
 
     def seating(self, game: int):
         """``(labels per seat, deal seed)`` of game number ``game``."""
@@ -70,7 +77,7 @@ def _bot(spec: str, seed: int):
 
 
 def _new_stats():
-    return {"wins": 0, "skunked": 0, "hands": {"dealer": 0, "pone": 0},
+    return {"wins": 0, "skunked": 0, "deals": {}, "hands": {"dealer": 0, "pone": 0},
             "points": {role: {"pegging": 0, "hand": 0, "crib": 0} for role in ("dealer", "pone")},
             "times": {"discard": [], "play": []}}
 
@@ -83,6 +90,8 @@ def play_game(arena: Arena, game: int) -> dict:
     bots = [_bot(specs[label], arena.seed * 7919 + game * 4 + seat)
             for seat, label in enumerate(labels)]
     stats = {"A": _new_stats(), "B": _new_stats()}
+    group = game // arena.group
+    stats["A"]["deals"][group] = stats["B"]["deals"][group] = 0
     state = new_game(config, deal_seed, first_dealer=0)
     hand = {seat: {"pegging": 0, "hand": 0, "crib": 0} for seat in range(arena.players)}
     showing = False
@@ -121,6 +130,7 @@ def play_game(arena: Arena, game: int) -> dict:
                     side = config.side_of(player)
                     if side == event.side and (player < config.sides):
                         stats[label]["wins"] += 1
+                        stats[label]["deals"][group] += 1
                     if event.verdicts[side] in ("skunk", "double skunk") and player < config.sides:
                         stats[label]["skunked"] += 1
     return stats
@@ -133,6 +143,8 @@ def _chunk(args):
 
 def _merge(total, part):
     total["wins"] += part["wins"]
+    for group, wins in part["deals"].items():
+        total["deals"][group] = total["deals"].get(group, 0) + wins
     total["skunked"] += part["skunked"]
     for role in ("dealer", "pone"):
         total["hands"][role] += part["hands"][role]
@@ -156,6 +168,24 @@ def wilson(wins: int, games: int, z: float = 1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def paired(deal_wins, group: int, z: float = 1.96):
+    """A's win rate and its 95% interval over complete deals, each deal played ``group`` times
+    with the seats rotated (``deal_wins``: A's wins per deal). The deals are the independent
+    units, so the luck of the cards, shared within a deal, drops out of the interval.
+
+    >>> [round(x, 3) for x in paired([2, 1, 1, 0, 2, 1, 1, 2], 2)]
+    [0.625, 0.38, 0.87]
+    """
+    scores = [wins / group for wins in deal_wins]
+    n = len(scores)
+    if n < 2:
+        return (scores[0] if scores else 0.0), 0.0, 1.0
+    mean = sum(scores) / n
+    var = sum((x - mean) ** 2 for x in scores) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
 def _quantile(values, q: float) -> float:
     if not values:
         return 0.0
@@ -166,7 +196,7 @@ def _quantile(values, q: float) -> float:
 def run(arena: Arena, jobs: int = 1, progress=None) -> dict:
     """Play all the games (on ``jobs`` processes) and return the summary as a dict."""
     stats = {"A": _new_stats(), "B": _new_stats()}
-    step = 2 if arena.players != 3 else 3
+    step = arena.group
     chunks = [range(start, min(start + 10 * step, arena.games))
               for start in range(0, arena.games, 10 * step)]
     done = 0
@@ -208,6 +238,10 @@ def summarise(arena: Arena, stats) -> dict:
     result = {"a": arena.a, "b": arena.b, "games": games, "players": arena.players,
               "seed": arena.seed, "wins": {"A": wins_a, "B": games - wins_a},
               "a_win_rate": wins_a / games, "a_win_ci95": [low, high], "sides": {}}
+    complete = [wins for group, wins in stats["A"]["deals"].items()
+                if (group + 1) * arena.group <= games]
+    rate, low, high = paired(complete, arena.group)
+    result["paired"] = {"deals": len(complete), "a_win_rate": rate, "ci95": [low, high]}
     for label in ("A", "B"):
         mine = stats[label]
         side = {"skunked": mine["skunked"], "per_hand": {}, "times_ms": {}}
@@ -233,6 +267,10 @@ def report(result) -> str:
              f"95% CI {100 * low:.1f}-{100 * high:.1f}%), B wins {result['wins']['B']}"]
     if result["players"] == 3:
         lines[-1] += " (A is one of three: an equal player wins 33.3%)"
+    pair = result["paired"]
+    lines.append(f"paired over {pair['deals']} deals (each played with the seats rotated): "
+                 f"A {100 * pair['a_win_rate']:.1f}%, 95% CI {100 * pair['ci95'][0]:.1f}-"
+                 f"{100 * pair['ci95'][1]:.1f}%")
     for label in ("A", "B"):
         side = result["sides"][label]
         name = result[label.lower()]

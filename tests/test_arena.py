@@ -79,3 +79,15 @@ def test_runs_on_several_processes():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "4 games, 4 players" in out.stdout
+
+
+def test_paired_interval_counts_deals():
+    from game.arena import paired
+    rate, low, high = paired([1] * 50 + [2] * 30 + [0] * 20, 2)
+    assert rate == 0.55 and low < 0.55 < high
+    assert paired([1] * 40, 2) == (0.5, 0.5, 0.5)  # every deal split: no doubt left
+    result = run(Arena("hard-v1", "easy", games=4, players=2, seed=6))
+    assert result["paired"]["deals"] == 2
+    assert result["paired"]["a_win_rate"] == result["a_win_rate"]
+    three = run(Arena("easy", "easy", games=3, players=3, seed=6))
+    assert three["paired"]["deals"] == 1

@@ -208,3 +208,46 @@ def test_pegging_search_counts_samples_in_nodes_not_time():
     first = pegging.evaluate(seen, random.Random(4))
     assert first == pegging.evaluate(seen, random.Random(4))
     assert max(first, key=first.get) == 5
+
+
+def test_hard_v1_is_arena_only_and_plays():
+    from game.bots import ARENA_LEVELS
+    assert "hard-v1" in ARENA_LEVELS and "hard-v1" not in BOT_LEVELS
+    state = new_game(Config(players=2), seed=11)
+    seen = view(state, 1)
+    action = make_bot("hard-v1", seed=2).choose(seen)
+    assert action in seen.legal and action == make_bot("hard-v1", seed=2).choose(seen)
+
+
+def test_hard_thinks_in_slices_and_explains_itself():
+    from game.bots import run
+    state = _playing(["KH QH 2C 3C 4D 5S", "TD 5C 7H 8H 9S AS"], "6D",
+                     ["0 discard KH QH", "1 discard 7H 8H"], ["1 play TD"])
+    seen = view(state, 0)
+    steps = make_bot("hard", 3).think(seen)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+            pauses += 1
+        except StopIteration as done:
+            thought = done.value
+            break
+    assert pauses >= pegging.MIN_SAMPLES // 2  # one pause per searched sample
+    assert thought.action == make_bot("hard", 3).choose(seen)
+    assert [str(action.card) for action, _ in thought.values][0] == "5S"
+    values = [value for _, value in thought.values]
+    assert values == sorted(values, reverse=True) and thought.measure
+    discard = run(make_bot("hard", 3).think(view(new_game(Config(), seed=4), 1)))
+    assert len(discard.values) == 15 and discard.action == discard.values[0][0]
+
+
+def test_a_rival_in_the_search_does_not_see_our_cards():
+    # We lead a 4 holding an ace; the rival holds 5, 6, J. Seeing our ace it would play the 5
+    # or the 6 (nothing for us); not seeing it, the jack is its safest card (only an ace
+    # answers 14), and our ace makes fifteen: the trap is worth 2 in the search.
+    seen = view(new_game(Config(), seed=2), 0)
+    hands = [[1, 4], [5, 6, 11]]
+    lay, _, _ = pegging._searcher(seen, hands, None, [0] * 14)
+    assert lay(0, 1, 0, (), 3, 0.0) == 2.0
+    assert hands == [[1, 4], [5, 6, 11]]  # restored after the search

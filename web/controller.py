@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from game.bots import BOT_LEVELS
+from game.bots import BOT_LEVELS, run
 from game.cards import Card
 from game.actions import Action
 from game.engine import DISCARDING, OVER, PLAYING
@@ -230,9 +230,17 @@ class Controller:
 
     def bot_step(self) -> None:
         """One bot move, if one is due."""
+        run(self.bot_thinking())
+
+    def bot_thinking(self):
+        """`bot_step` as a generator that yields while the bot thinks (see
+        `Session.bot_think`): the page runs it in slices."""
         if self.bot_waiting():
+            session = self.session
             starter = self.view().starter
-            self._take(self.session.bot_move(), starter)
+            events = yield from session.bot_think()
+            if events and session is self.session:
+                self._take(events, starter)
 
     def _act(self, action: Action) -> None:
         starter = self.view().starter

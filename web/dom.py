@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from html import escape
 
 import js
@@ -36,6 +37,7 @@ from .table.motion import MORPH_JS, duration_ms
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
 PROFILE_KEY = "cribbage.profile.v2"
+THINK_SLICE = 0.025   # seconds a bot may think before the page gets a turn
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
 
@@ -380,6 +382,16 @@ class App(FriendsGlue):
         if not self._bots_running:
             asyncio.ensure_future(self._run_bots())
 
+    async def _think(self) -> None:
+        """One bot move, its thinking cut into slices of at most `THINK_SLICE` seconds with
+        the page free in between (input, paint, the network)."""
+        steps = self.ctl.bot_thinking()
+        started = time.perf_counter()
+        for _ in steps:
+            if time.perf_counter() - started > THINK_SLICE:
+                await asyncio.sleep(0)
+                started = time.perf_counter()
+
     async def _run_bots(self) -> None:
         self._bots_running = True
         try:
@@ -388,7 +400,7 @@ class App(FriendsGlue):
                     await asyncio.sleep(BOT_DELAY[self.speed])
                     if not self.ctl.bot_waiting():
                         continue
-                    self.ctl.bot_step()
+                    await self._think()
                 elif self.ctl.show and self.ctl.prefs.get("auto_continue"):
                     shown = self.ctl.show
                     await asyncio.sleep(AUTO_CONTINUE_AFTER if self.speed != "instant" else 0)

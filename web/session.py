@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from game.bots import BOT_LEVELS, make_bot
+from game.bots import BOT_LEVELS, make_bot, run
 from game.codec import decode_state, encode_state
 from game.engine import Config, State, apply, new_game, read_action
 from game.errors import IllegalActionError, ParseError
@@ -89,11 +89,21 @@ class Session:
 
     def bot_move(self) -> tuple[Event, ...]:
         """Let the next bot act; returns its events (empty when no bot has anything to do)."""
+        return run(self.bot_think())
+
+    def bot_think(self):
+        """`bot_move` as a generator that yields while the bot thinks (the page pauses there
+        to stay responsive) and returns the events. If the table moved on meanwhile (a person
+        acted, a new game), the thought is dropped and nothing is played: returns ``()``."""
         seat = self.bot_to_move()
         if seat is None:
             return ()
-        bot = make_bot(self.bots[seat], seed=self.state.seed * 4 + seat)
-        return self.act(seat, bot.choose(view(self.state, seat)))
+        state = self.state
+        bot = make_bot(self.bots[seat], seed=state.seed * 4 + seat)
+        thought = yield from bot.think(view(state, seat))
+        if self.state is not state:
+            return ()
+        return self.act(seat, thought.action)
 
     def rematch(self, seed: int) -> None:
         """A new game at the same table, with the same players and bots."""

@@ -16,9 +16,10 @@ always give the same decision.
 from __future__ import annotations
 
 from .common import decision_rng
-from .levels import LEVELS
+from .levels import LEVELS, Thought, run, think
 
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard")          # what the page offers
+ARENA_LEVELS = BOT_LEVELS + ("hard-v1",)          # also seated by the arena and the protocol
 
 
 class Bot:
@@ -26,7 +27,7 @@ class Bot:
 
     def __init__(self, level: str, seed: int = 0):
         if level not in LEVELS:
-            raise ValueError(f"no bot level {level!r}: choose from {', '.join(BOT_LEVELS)}")
+            raise ValueError(f"no bot level {level!r}: choose from {', '.join(ARENA_LEVELS)}")
         self.level, self.seed = level, seed
         self._choose = LEVELS[level]
 
@@ -38,12 +39,31 @@ class Bot:
             return view.legal[0]
         return self._choose(view, decision_rng(self.seed, view))
 
+    def think(self, view):
+        """The decision as a generator: it yields ``None`` at points where the caller may
+        pause (so a page stays responsive) and returns a `Thought`: the action, and for the
+        hard bot each candidate's value (the bot explaining itself). The action is always
+        the one `choose` gives.
+
+        >>> from game.engine import Config, new_game
+        >>> from game.view import view
+        >>> seen = view(new_game(Config(players=2), seed=3), 0)
+        >>> thought = run(make_bot("hard", seed=1).think(seen))
+        >>> thought.action == make_bot("hard", seed=1).choose(seen), len(thought.values)
+        (True, 15)
+        """
+        if not view.legal:
+            raise ValueError("this seat has nothing to do now")
+        if len(view.legal) == 1:
+            return Thought(view.legal[0])
+        return (yield from think(self.level, view, decision_rng(self.seed, view)))
+
     def __repr__(self):
         return f"Bot({self.level!r}, seed={self.seed})"
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` (one of `BOT_LEVELS`) with its own seed."""
+    """A bot of ``level`` (one of `ARENA_LEVELS`) with its own seed."""
     return Bot(level, seed)
 
 

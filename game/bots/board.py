@@ -93,6 +93,19 @@ def _distribution(mean: float, sd: float, top: int = 40):
 def choose_discard(view, rows):
     """The discard with the best chance of winning; ``rows`` as from
     `discard.expected_values` (per-starter hand and crib values)."""
+    from .levels import run
+
+    chances = run(think_discard(view, rows))
+    best, best_value = None, -1.0
+    for action, chance in chances:
+        if chance > best_value + 1e-9:  # rows come best-for-points first: ties keep that
+            best, best_value = action, chance
+    return best
+
+
+def think_discard(view, rows):
+    """``[(action, chance of winning)]`` for each row (in the rows' order), yielding after
+    each (see `levels.think`)."""
     players, target = view.config.players, view.config.target
     big = 4 if players == 4 else 2
     me, them = view.side, 1 - view.side
@@ -126,14 +139,13 @@ def choose_discard(view, rows):
         cache[key] = total
         return total
 
-    best, best_value = None, -1.0
+    chances = []
     for action, _kept, _mean, hands, cribs in rows:
         if dealer:
             chance = sum(after_show(round(h + c), 0) for h, c in zip(hands, cribs))
         else:
             crib = round(sum(cribs) / len(cribs)) if cribs else 0
             chance = sum(after_show(h, crib) for h in hands)
-        chance /= len(hands)
-        if chance > best_value + 1e-9:  # rows come best-for-points first: ties keep that
-            best, best_value = action, chance
-    return best
+        chances.append((action, chance / len(hands)))
+        yield None
+    return chances

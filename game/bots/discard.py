@@ -60,13 +60,8 @@ def crib_values(view, thrown, pool) -> list[float]:
     return [table[starter.rank] for starter in pool]
 
 
-def expected_values(view, with_crib: bool = True):
-    """``(action, kept, mean value, per-starter values, per-starter crib)`` for every discard,
-    best first (the crib list is empty without ``with_crib``).
-
-    The value is the kept hand's show plus, with ``with_crib``, the crib counted for its owner,
-    averaged exactly over every starter this seat has not seen.
-    """
+def think_values(view, with_crib: bool = True):
+    """`expected_values` as a generator that yields after each option (see `levels.think`)."""
     pool = view.unseen()
     sign = crib_sign(view)
     rows = []
@@ -75,5 +70,18 @@ def expected_values(view, with_crib: bool = True):
         crib = crib_values(view, thrown, pool) if with_crib else []
         values = [h + sign * c for h, c in zip(hands, crib)] if with_crib else hands
         rows.append((action, kept, sum(values) / len(values), hands, crib))
+        yield None
     rows.sort(key=lambda row: -row[2])
     return rows
+
+
+def expected_values(view, with_crib: bool = True):
+    """``(action, kept, mean value, per-starter values, per-starter crib)`` for every discard,
+    best first (the crib list is empty without ``with_crib``).
+
+    The value is the kept hand's show plus, with ``with_crib``, the crib counted for its owner,
+    averaged exactly over every starter this seat has not seen.
+    """
+    from .levels import run
+
+    return run(think_values(view, with_crib))

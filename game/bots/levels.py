@@ -6,8 +6,11 @@
 - **medium**: keeps the hand worth most on average over all 46 starters (the crib is ignored);
   pegs greedily for immediate points, minus the obvious dangers (leaving the count at 5 or 21,
   a card easy to pair).
-- **hard**: hand plus crib, exactly over every starter, with the crib table; pegs by card
-  counting and look-ahead (`pegging`); near the target plays for the game (`board`).
+- **hard**: hand plus crib, exactly over every starter, with the crib table; pegs by a
+  search over sampled hidden hands in which the rivals do not see our cards (`pegging`);
+  near the target plays for the game (`board`). It thinks in slices and says why
+  (`hard_think`, `Thought`: each candidate's value).
+- **hard-v1** (arena only): the hard bot before issue 15, frozen in `game.bots.v1`.
 
 >>> from game.engine import Config, new_game
 >>> from game.view import view
@@ -19,8 +22,10 @@ True
 
 from __future__ import annotations
 
-from . import board, discard, pegging
-from .common import peg_points
+from typing import NamedTuple
+
+from . import board, discard, keep, pegging
+from .common import peg_points, play_action
 
 
 def _pick_best(scored, rng):
@@ -94,12 +99,66 @@ def _danger(view, action) -> float:
 # ---- hard -----------------------------------------------------------------------------------
 
 def hard(view, rng):
+    return run(hard_think(view, rng)).action
+
+
+def hard_think(view, rng):
+    """The hard bot's decision as a generator: it yields ``None`` at points where the caller
+    may pause (the page, to stay responsive) and returns a `Thought`."""
     if view.phase == "discard":
-        rows = discard.expected_values(view, with_crib=True)
+        rows = yield from discard.think_values(view)
         if board.near_end(view):
-            return board.choose_discard(view, rows)
-        return rows[0][0]
-    return pegging.choose_play(view, rng)
+            chances = yield from board.think_discard(view, rows)
+            ranked = sorted(chances, key=lambda pair: -pair[1])
+            return Thought(ranked[0][0], tuple(ranked), "chance of winning")
+        rows = yield from keep.think_keep(view, rows, rng)
+        return Thought(rows[0][0], tuple((row[0], row[2]) for row in rows),
+                       "hand, crib and pegging points expected" if keep.WEIGHT and
+                       view.config.players == 2 else "hand and crib points expected")
+    ranks = {action.card.rank for action in view.legal}
+    if len(ranks) == 1:
+        return Thought(view.legal[0], (), "")
+    values = yield from pegging.think(view, rng)
+    rank = pegging.best_rank(values)
+    ranked = sorted(values.items(), key=lambda item: (-item[1], item[0]))
+    return Thought(play_action(view, rank),
+                   tuple((play_action(view, r), value) for r, value in ranked),
+                   "pegging points for us minus them, to the end of the play")
 
 
-LEVELS = {"easy": easy, "medium": medium, "hard": hard}
+class Thought(NamedTuple):
+    """A decision with its reasons: ``values`` pairs each candidate action with its value
+    (best first), in the unit ``measure`` names; empty when the bot weighed nothing."""
+
+    action: object
+    values: tuple = ()
+    measure: str = ""
+
+
+def run(steps):
+    """Drive a thinking generator to its end and return its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def think(level: str, view, rng):
+    """``level``'s decision as a generator returning a `Thought` (sliceable for `hard`; the
+    other levels decide in one step)."""
+    if level == "hard":
+        return (yield from hard_think(view, rng))
+    return Thought(LEVELS[level](view, rng))
+
+
+# ---- hard-v1 (arena only) ----------------------------------------------------------------
+
+def hard_v1(view, rng):
+    """The hard bot before issue 15, frozen (`game.bots.v1`): the arena's yardstick."""
+    from .v1 import hard_v1 as frozen  # imported on first use: the page never seats it
+
+    return frozen(view, rng)
+
+
+LEVELS = {"easy": easy, "medium": medium, "hard": hard, "hard-v1": hard_v1}

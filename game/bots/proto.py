@@ -36,7 +36,7 @@ import sys
 
 from ..actions import Action
 from ..codec import view_from_json, view_to_json
-from . import BOT_LEVELS, make_bot
+from . import ARENA_LEVELS, make_bot
 
 PROTOCOL, VERSION = "cribbage-bot", 1
 MAX_LINE = 1_000_000  # a view is a few kilobytes
@@ -180,7 +180,7 @@ class ExternalBot:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Run a built-in cribbage bot over the line protocol (docs/bot-protocol.md).")
-    parser.add_argument("level", choices=BOT_LEVELS)
+    parser.add_argument("level", choices=ARENA_LEVELS)
     parser.add_argument("--seed", type=int, default=0, help="the bot's own seed")
     args = parser.parse_args(argv)
     return serve(args.level, args.seed)

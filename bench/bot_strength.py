@@ -1,0 +1,111 @@
+"""How much stronger the hard bot is than `hard-v1` (issue 15): arena tables and decision times.
+
+    .venv/bin/python bench/bot_strength.py --a hard --b hard-v1 --players 2 --games 4000 \\
+        --jobs 2 --seed 15 --log /tmp/h2.jsonl          # plays, appending each game to the log
+    .venv/bin/python bench/bot_strength.py --report /tmp/h2.jsonl   # the tables of a log so far
+
+Games go in duplicate deals (the same cards, the seats rotated; `game.arena.Arena.seating`).
+Every finished game is appended to the log at once, so a run cut short (or still going) can be
+reported from what it has played; a run given an existing log continues after its last game.
+The report gives A's win rate with the paired 95% interval over complete deals (and the plain
+Wilson interval over games), points per hand by source (pegging, hand, crib) for the dealer and
+the pone, and each side's decision times under CPython (median, 95th percentile, maximum).
+Decision times on a busy machine are inflated: measure them alone for the figure that counts.
+"""
+
+import argparse
+import json
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.arena import Arena, _merge, _new_stats, play_game, report, summarise  # noqa: E402
+
+
+def _play(args):
+    arena, game = args
+    stats = play_game(arena, game)
+    for label in stats:
+        stats[label]["deals"] = {str(k): v for k, v in stats[label]["deals"].items()}
+    return game, stats
+
+
+def load(path: Path):
+    """``(header, {game: stats})`` from a log."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    games = {}
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a stopped run
+        games[row["game"]] = row["stats"]
+    return header, games
+
+
+def tables(path: Path) -> str:
+    header, games = load(path)
+    arena = Arena(header["a"], header["b"], header["games"], header["players"], header["seed"],
+                  header["target"])
+    done = 0  # only whole deals from the start: the duplicate pairs stay paired
+    while all(g in games for g in range(done, done + arena.group)):
+        done += arena.group
+    arena.games = done
+    stats = {"A": _new_stats(), "B": _new_stats()}
+    for game in range(done):
+        for label in ("A", "B"):
+            part = dict(games[game][label])
+            part["deals"] = {int(k): v for k, v in part["deals"].items()}
+            _merge(stats[label], part)
+    if not done:
+        return "no complete deal yet"
+    result = summarise(arena, stats)
+    lines = [report(result)]
+    for label in ("A", "B"):
+        times = stats[label]["times"]
+        for phase in ("discard", "play"):
+            if times[phase]:
+                lines.append(f"{label} {phase} max {1000 * max(times[phase]):.1f} ms")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="hard")
+    parser.add_argument("--b", default="hard-v1")
+    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--log", type=Path, help="append each game here (JSON lines)")
+    parser.add_argument("--report", type=Path, help="only print the tables of this log")
+    args = parser.parse_args()
+    if args.report:
+        print(tables(args.report))
+        return
+    log = args.log or Path(f"/tmp/bot_strength_{args.a}_{args.b}_{args.players}p.jsonl")
+    arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)
+    header = {"a": args.a, "b": args.b, "games": args.games, "players": args.players,
+              "seed": args.seed, "target": args.target}
+    done = set()
+    if log.exists():
+        old, games = load(log)
+        if old != header:
+            sys.exit(f"{log} holds another run: {old}")
+        done = set(games)
+    else:
+        log.write_text(json.dumps(header) + "\n")
+    todo = [(arena, game) for game in range(args.games) if game not in done]
+    with open(log, "a") as out, Pool(args.jobs) as pool:
+        for game, stats in pool.imap(_play, todo):
+            out.write(json.dumps({"game": game, "stats": stats}) + "\n")
+            out.flush()
+    print(tables(log))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Knowing the board: near the target the hard bot plays for the game, not for points.
+
+`win_probability` is a race model: each side's points per hand are taken as normal with the
+mean and spread of good play (dealer and pone alternate), and the side that needs fewer hands
+wins; when both get there in the same hand, the pone (who counts first) usually does.
+
+`choose_discard` uses it when somebody is close: every discard is valued by the chance of
+winning over all the starters, following the order of the hand (pegging, pone's hand,
+dealer's hand, crib). That is what makes the bot keep a hand that surely counts out as pone,
+or throw the crib something harmless when the opponent will count out anyway.
+
+The pegging search (`pegging`) already knows that reaching the target ends the game and
+counts the sampled shows in their order, so there is nothing extra for the play here.
+
+>>> round(win_probability(60, 60, dealing=True), 2) > 0.5 > round(win_probability(60, 60, False), 2)
+True
+>>> win_probability(5, 100, dealing=False) > 0.95
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import erf, sqrt
+
+# Points per hand for a side (pegging + hand + crib when dealing), mean and standard
+# deviation, measured with the arena in hard self-play; four players are partnerships.
+PER_HAND = {2: {"dealer": (16.2, 7.0), "pone": (10.2, 5.5)},
+            4: {"dealer": (24.0, 8.5), "pone": (18.4, 7.5)}}
+PEGGING = {2: {"dealer": 3.5, "pone": 2.2}, 4: {"dealer": 6.0, "pone": 5.4}}
+OPP_HAND = {2: (8.0, 4.5), 4: (13.0, 6.0)}   # what the other side's hand(s) will show
+CRIB = (4.6, 3.5)
+NEAR = 36            # board play starts when a side needs this many points or fewer
+PONE_FIRST = 0.6     # chance the pone wins a hand in which both sides reach the target
+
+
+def _at_least(mean: float, sd: float, need: float) -> float:
+    """P(normal(mean, sd) >= need), with a continuity correction for whole points."""
+    if sd <= 0:
+        return 1.0 if mean >= need else 0.0
+    return 0.5 * (1.0 - erf((need - 0.5 - mean) / (sd * sqrt(2.0))))
+
+
+@lru_cache(maxsize=65536)  # at most 121 x 121 x 2 x 2 positions: computed once each
+def win_probability(need: int, their_need: int, dealing: bool, players: int = 2) -> float:
+    """Chance our side wins from the start of a hand, needing ``need`` points against
+    ``their_need``, dealing this hand or not."""
+    if need <= 0:
+        return 1.0
+    if their_need <= 0:
+        return 0.0
+    table = PER_HAND[4 if players == 4 else 2]
+
+    def reached_by(k: int, first_dealer: bool, points: int) -> float:
+        # After k hands, starting as dealer or pone: the roles alternate.
+        deals = (k + 1) // 2 if first_dealer else k // 2
+        mean = deals * table["dealer"][0] + (k - deals) * table["pone"][0]
+        var = deals * table["dealer"][1] ** 2 + (k - deals) * table["pone"][1] ** 2
+        return _at_least(mean, sqrt(var), points)
+
+    win, mine_before, theirs_before = 0.0, 0.0, 0.0
+    for k in range(1, 40):
+        mine = reached_by(k, dealing, need)
+        theirs = reached_by(k, not dealing, their_need)
+        first = mine - mine_before            # P(we get there in hand k exactly)
+        their_first = theirs - theirs_before
+        # We win in hand k if they had not got there before, sharing the hand when both do.
+        share = 1.0 - PONE_FIRST if dealing == (k % 2 == 1) else PONE_FIRST
+        win += first * ((1.0 - theirs) + their_first * share)
+        mine_before, theirs_before = mine, theirs
+        if mine > 0.9999 and theirs > 0.9999:
+            break
+    return min(1.0, max(0.0, win))
+
+
+def near_end(view) -> bool:
+    """Whether a side is close enough to the target for the board to change the discard."""
+    if view.config.players == 3:
+        return False  # three rivals: the points rule stays (the search still races to 121)
+    target = view.config.target
+    return min(target - score for score in view.scores) <= NEAR
+
+
+@lru_cache(maxsize=256)
+def _distribution(mean: float, sd: float, top: int = 40):
+    """A whole-point distribution (value, probability) approximating a normal."""
+    weights = [_at_least(mean, sd, x) - _at_least(mean, sd, x + 1) for x in range(top)]
+    weights[0] += 1.0 - _at_least(mean, sd, 0)
+    total = sum(weights)
+    return [(x, w / total) for x, w in enumerate(weights) if w > 1e-4]
+
+
+def choose_discard(view, rows):
+    """The discard with the best chance of winning; ``rows`` as from
+    `discard.expected_values` (per-starter hand and crib values)."""
+    players, target = view.config.players, view.config.target
+    big = 4 if players == 4 else 2
+    me, them = view.side, 1 - view.side
+    need, their_need = target - view.scores[me], target - view.scores[them]
+    dealer = view.my_crib
+    my_peg = PEGGING[big]["dealer" if dealer else "pone"]
+    their_peg = PEGGING[big]["pone" if dealer else "dealer"]
+    cache = {}
+
+    def after_show(mine: int, their_crib: int) -> float:
+        """P(win) with ``mine`` points shown by us this hand, the other side showing its hand
+        plus a crib of ``their_crib`` on average; the pone counts first."""
+        key = (mine, their_crib)
+        if key in cache:
+            return cache[key]
+        mean, sd = OPP_HAND[big]
+        if their_crib:
+            mean, sd = mean + their_crib, sqrt(sd * sd + CRIB[1] ** 2)
+        left = need - my_peg - mine
+        total = 0.0
+        for points, p in _distribution(mean, sd):
+            their_left = their_need - their_peg - points
+            first_out = left <= 0 if not dealer else their_left > 0 and left <= 0
+            if first_out:
+                value = 1.0
+            elif their_left <= 0:
+                value = 0.0
+            else:  # nobody out: the next hand, with the deal passing to the other side
+                value = win_probability(round(left), round(their_left), not dealer, players)
+            total += p * value
+        cache[key] = total
+        return total
+
+    best, best_value = None, -1.0
+    for action, _kept, _mean, hands, cribs in rows:
+        if dealer:
+            chance = sum(after_show(round(h + c), 0) for h, c in zip(hands, cribs))
+        else:
+            crib = round(sum(cribs) / len(cribs)) if cribs else 0
+            chance = sum(after_show(h, crib) for h in hands)
+        chance /= len(hands)
+        if chance > best_value + 1e-9:  # rows come best-for-points first: ties keep that
+            best, best_value = action, chance
+    return best

@@ -1,0 +1,79 @@
+"""Discard evaluation: which cards to keep and which to give to the crib.
+
+Every level chooses among the same options, the view's legal discards; they differ in how
+they value a kept hand:
+
+- `beginner_value`: the points the kept cards show on their own (no starter, no crib).
+- `hand_values`: the exact show value of the kept cards for every possible starter.
+- `crib_values`: the expected crib for every starter rank, from the project's own table
+  (`game.bots.crib_table`), counted for its owner.
+
+>>> from game.cards import parse_cards
+>>> pool = [c for c in __import__("game.cards").cards.DECK
+...         if c not in parse_cards("5H 5D JS QC 2C 9D")]
+>>> round(sum(hand_values(parse_cards("5H 5D JS QC"), pool)) / len(pool), 2)
+12.7
+"""
+
+from __future__ import annotations
+
+from ...scoring import score_hand
+from .. import crib_table
+from .common import hand_points
+
+
+def options(view):
+    """``(action, kept, thrown)`` for every legal discard of ``view``."""
+    result = []
+    for action in view.legal:
+        thrown = set(action.cards)
+        kept = tuple(card for card in view.hand if card not in thrown)
+        result.append((action, kept, action.cards))
+    return result
+
+
+def beginner_value(kept) -> int:
+    """What the kept cards are worth at a glance."""
+    return hand_points(kept)
+
+
+def hand_values(kept, pool) -> list[int]:
+    """The show value of ``kept`` with each starter in ``pool``."""
+    return [score_hand(kept, starter).total for starter in pool]
+
+
+def crib_sign(view) -> float:
+    """How a crib point counts for this seat: +1 for its own side's crib, -1 for the other
+    side's (-1/2 in three players, where the crib goes to one of two rivals)."""
+    if view.my_crib:
+        return 1.0
+    return -0.5 if view.config.players == 3 else -1.0
+
+
+def crib_values(view, thrown, pool) -> list[float]:
+    """Expected crib points (for its owner) with each starter of ``pool``, given ``thrown``."""
+    dealer = view.my_crib
+    if len(thrown) == 2:
+        table = crib_table.pair_row(thrown[0].rank, thrown[1].rank, dealer)
+    else:
+        table = crib_table.single_row(view.config.players, thrown[0].rank)
+    return [table[starter.rank] for starter in pool]
+
+
+def expected_values(view, with_crib: bool = True):
+    """``(action, kept, mean value, per-starter values, per-starter crib)`` for every discard,
+    best first (the crib list is empty without ``with_crib``).
+
+    The value is the kept hand's show plus, with ``with_crib``, the crib counted for its owner,
+    averaged exactly over every starter this seat has not seen.
+    """
+    pool = view.unseen()
+    sign = crib_sign(view)
+    rows = []
+    for action, kept, thrown in options(view):
+        hands = hand_values(kept, pool)
+        crib = crib_values(view, thrown, pool) if with_crib else []
+        values = [h + sign * c for h, c in zip(hands, crib)] if with_crib else hands
+        rows.append((action, kept, sum(values) / len(values), hands, crib))
+    rows.sort(key=lambda row: -row[2])
+    return rows
