@@ -425,6 +425,7 @@ class App(FriendsGlue):
         if isinstance(self.ctl, GuestController):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
+                                                       "seated": self.ctl.was_seated,
                                                        "name": self.ctl.prefs["name"], "pin": self.ctl.pin, "key": self.ctl.key_pin,
                                                        "last": self.ctl.outgoing.last}))
             return

@@ -186,7 +186,9 @@ class FriendsGlue:
         ctl.pin, ctl.key_pin = pin, key
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
-        if ctl.token:
+        # A token the host never welcomed was only proposed: the name form stays until it does.
+        ctl.was_seated = bool(ctl.token) and saved.get("seated", True) is not False
+        if ctl.was_seated:
             ctl.screen = "lobby"
         self.ctl = ctl
         if pin is None:      # a cut link: without the host's identity, connect to no one

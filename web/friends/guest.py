@@ -75,6 +75,7 @@ class GuestController:
         self.finished = None              # the GameRecord of the game that just ended
         self.answer_code = ""             # invited by code: the answer to send back to the host
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
+        self.was_seated = False           # the host has welcomed this token (here or before a reload)
 
     # -- what render reads --
 
@@ -134,7 +135,7 @@ class GuestController:
 
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
-        self.welcomed = True
+        self.welcomed = self.was_seated = True
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
         self.link = ""
