@@ -145,7 +145,7 @@ class GuestController:
     def _on_reject(self, message) -> None:
         self.screen, self.rejected = "rejected", message["text"]
         self.joining = False
-        if self.seat is None:       # no seat was given for the token this guest proposed
+        if not self.was_seated:     # the token was only proposed: no seat was given for it
             self.token = None
 
     def _on_error(self, message) -> None:
