@@ -7,14 +7,12 @@ the guest moves to it and the game goes on.
 """
 
 import json
-import re
 
 import pytest
 from harness import screenshot
 from playwright.sync_api import expect
+from relay_frames import RELAY_RECORDER, assert_only_signalling_and_ciphertext
 from test_friends import check_scores, host_session, host_table, join, play
-
-from game.cards import DECK
 
 pytestmark = pytest.mark.e2e
 
@@ -27,42 +25,15 @@ NO_DIRECT_PATH = """
       super(window.__noDirect ? { ...config, iceServers: [], iceTransportPolicy: "relay" } : config);
     }
   };
-  window.__relayFrames = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    window.__relayFrames.push(["out", String(data)]);
-    return send.call(this, data);
-  };
-  const Socket = window.WebSocket;
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => window.__relayFrames.push(["in", String(event.data)]));
-    }
-  };
 })();
 """
-SIGNALLING = {"want-offer", "host-here", "offer", "answer", "seal-hello", "seal-ready", "sealed", "seal-ping",
-              "seal-pong", "seal-bye"}
-BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-CARD = re.compile(r"\b(" + "|".join(str(card) for card in DECK) + r")\b")
-
-
-def payloads(frames):
-    """The guest's signalling payloads (what members say to each other through the relay)."""
-    found = []
-    for _, text in frames:
-        message = json.loads(text)
-        data = message.get("data")
-        if isinstance(data, str):
-            found.append(json.loads(data))
-    return found
 
 
 def seated_through_the_relay(people, site):
     """Hana hosts; Gus, whose browser has no direct path, sits down through the relay."""
     host, guest = people(), people()
     guest.context.add_init_script(NO_DIRECT_PATH)
+    guest.context.add_init_script(RELAY_RECORDER)
     link = host_table(host, site, 2)
     join(guest, link, "Gus")
     expect(host.get_by_test_id("seat-1")).to_contain_text("through the relay", timeout=20_000)
@@ -82,20 +53,8 @@ def test_a_guest_with_no_direct_path_plays_through_the_sealed_relay(people, site
     check_scores(host, [guest])
     assert host_session(host).state.phase == "over"
 
-    frames = guest.evaluate("window.__relayFrames")
-    said = payloads(frames)
-    kinds = [p.get("kind") for p in said]
-    assert set(kinds) <= SIGNALLING, set(kinds) - SIGNALLING
-    assert kinds.count("sealed") > 20 and "seal-ready" in kinds and "seal-hello" in kinds
-    for p in said:
-        if p.get("kind") == "sealed":
-            assert set(p) == {"kind", "n", "more", "iv", "data"} and BASE64.fullmatch(p["data"])
     token = json.loads(guest.evaluate("localStorage.getItem('cribbage.guest.v1')"))["token"]
-    clear = json.dumps([p for p in said if p.get("kind") != "sealed"])   # all that is not ciphertext
-    for secret in (token, "sealed hello", "Gus", '"type"', '"hand"'):
-        assert secret not in clear, secret
-    sdp_free = [p for p in said if p.get("kind") not in ("offer", "answer", "sealed")]
-    assert not CARD.search(json.dumps(sdp_free))
+    assert_only_signalling_and_ciphertext(guest.evaluate("window.__relayFrames"), (token, "sealed hello", "Gus"))
 
 
 def test_a_guest_moves_from_the_relay_to_a_direct_path_when_one_appears(people, site):

@@ -1,5 +1,6 @@
 """One cell of the matrix: people in homes behind given NAT kinds sit at a table, the host's
-players list says how each guest is connected, and they play a 61-point game to its verdict.
+players list says how each guest is connected, and they play a 61-point game to its verdict
+(or a given number of whole hands: the tests' pairs play two, bench/netns_paths.py whole games).
 Used by the tests (which assert on the result) and by bench/netns_paths.py (which repeats it).
 """
 
@@ -91,8 +92,11 @@ def seat_path(host: Remote, seat: int, timeout: float = 30) -> tuple[str, int | 
     raise AssertionError(f"the players list never showed seat {seat}'s path: {host.text(f'seat-{seat}')!r}")
 
 
-def play(remotes: list[Remote], timed: list[Remote], timeout: float = 240) -> list[float]:
-    """Play every seat until all show the verdict; the round trips (ms) of ``timed`` seats' plays."""
+def play(remotes: list[Remote], timed: list[Remote], timeout: float = 240, hands: int | None = None) -> list[float]:
+    """Play every seat until all show the verdict (or, with ``hands``, until the host has dealt
+    that many hands after the first: each of them discarded, played, shown and scored); the
+    round trips (ms) of ``timed`` seats' plays."""
+    host, first = remotes[0], host_state(remotes[0]).hand_no
     rtts, deadline = [], time.monotonic() + timeout
     while time.monotonic() < deadline:
         done = []
@@ -102,6 +106,8 @@ def play(remotes: list[Remote], timed: list[Remote], timeout: float = 240) -> li
             if ms is not None:
                 rtts.append(ms)
         if all(what == "over" for what in done):
+            return rtts
+        if hands is not None and host_state(host).hand_no >= first + hands:
             return rtts
         if all(what in ("over", "") for what in done):
             time.sleep(0.03)
@@ -122,12 +128,18 @@ def host_state(host: Remote):
     return HostTable.from_json(host.storage(HOST_KEY), seed_source=lambda: 0).session.state
 
 
-def check_scores(host: Remote, remotes: list[Remote]) -> None:
-    state = host_state(host)
-    assert state.phase == "over", state.phase
-    for remote in remotes:
-        for side, score in enumerate(state.scores):
-            assert remote.text(f"score-{side}") == str(min(score, state.config.target)), remote.name
+def check_scores(host: Remote, remotes: list[Remote], over: bool = True, timeout: float = 10) -> None:
+    """Every page shows the host's scores (``over``: at the verdict), within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = host_state(host)
+        assert state.phase == "over" or not over, state.phase
+        wanted = [str(min(score, state.config.target)) for score in state.scores]
+        shown = {remote.name: [remote.text(f"score-{side}") for side in range(len(wanted))] for remote in remotes}
+        if all(scores == wanted for scores in shown.values()):
+            return
+        assert time.monotonic() < deadline, f"the pages show {shown}, the host has {wanted}"
+        time.sleep(0.2)
 
 
 def seat(host: Remote, guests: list[Remote], ice: str = ICE_RIG, players: int | None = None,
@@ -147,28 +159,32 @@ def seat(host: Remote, guests: list[Remote], ice: str = ICE_RIG, players: int | 
     return {"link": link, "seated": times, "paths": paths}
 
 
-def play_out(host: Remote, guests: list[Remote], found: dict, label: str, start: bool = True) -> dict:
-    """Start the game, play it to the verdict, check the scores; adds the figures to ``found``."""
+def play_out(host: Remote, guests: list[Remote], found: dict, label: str, start: bool = True,
+             hands: int | None = None) -> dict:
+    """Start the game, play it to the verdict (or ``hands`` whole hands), check that every page
+    shows the host's scores; adds the figures to ``found``."""
     remotes = [host, *guests]
     if start:
         host.click("start-table")
+        host.expect_visible("hand")
     started = time.monotonic()
     try:
-        rtts = play(remotes, timed=guests)
-        check_scores(host, remotes)
+        rtts = play(remotes, timed=guests, hands=hands)
+        check_scores(host, remotes, over=hands is None)
     except Exception:
         shoot(remotes, label)
         raise
-    found.update(rtt_ms=rtts, game_s=time.monotonic() - started,
+    found.update(rtt_ms=rtts, game_s=time.monotonic() - started, hands=hands or "game",
                  final_paths=[seat_path(host, index + 1) for index in range(len(guests))],
                  errors=[e for r in remotes for e in r.page_errors()])
     return found
 
 
-def run_cell(world: World, kinds: list[str], ice: str = ICE_RIG) -> dict:
-    """The whole cell: seat, read the paths, play to the verdict, check every page's scores."""
+def run_cell(world: World, kinds: list[str], ice: str = ICE_RIG, hands: int | None = None) -> dict:
+    """The whole cell: seat, read the paths, play to the verdict (or ``hands`` whole hands),
+    check every page's scores."""
     with people(world, kinds) as remotes:
         host, guests = remotes[0], remotes[1:]
         found = seat(host, guests, ice)
         found["kinds"] = kinds
-        return play_out(host, guests, found, "-".join(kinds))
+        return play_out(host, guests, found, "-".join(kinds), hands=hands)

@@ -27,26 +27,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from harness import CHROMIUM, CHROMIUM_ARGS, READY, with_query  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from relay_frames import RELAY_RECORDER  # noqa: E402
 from test_friends import host_table, step  # noqa: E402
-
-# Init script: the players' frames through the relay's WebSocket, as the page sent and got them.
-RELAY_RECORDER = """
-(() => {
-  window.__relayFrames = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    window.__relayFrames.push(["out", String(data)]);
-    return send.call(this, data);
-  };
-  const Socket = window.WebSocket;
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => window.__relayFrames.push(["in", String(event.data)]));
-    }
-  };
-})();
-"""
 
 # Page function: play the card (a button), then wait until the host's answer has come back
 # (the hand has changed, one card shorter or a new deal, and no move is pending); resolves to the milliseconds taken.

@@ -1,6 +1,8 @@
-"""The matrix (issue 12): a host and a guest in two homes behind every pair of NAT kinds play a
-61-point game to its verdict, and the host's players list shows the path each found; then a
-3-player table across three homes. The page's STUN is the rig's coturn (index.html's meta
+"""The matrix (issue 12): a host and a guest in two homes behind every pair of NAT kinds play two
+whole hands (deal, crib, play, show; then the next dealer's), and the host's players list shows
+the path each found; then a 3-player table across three homes plays a 61-point game to its
+verdict (as do the relay fallback and the lost-moves tests). bench/netns_paths.py plays every
+pair's whole game and times it. The page's STUN is the rig's coturn (index.html's meta
 rewritten on its way into each browser), TURN credentials come from the relay (serve.py
 --turn-url/--turn-secret-file). What each cell gets, and why, is in README.md here.
 """
@@ -38,11 +40,11 @@ assert set(PAIRS) == set(EXPECTED)
 
 
 @pytest.mark.parametrize("host_kind,guest_kind", PAIRS, ids=[f"{a}+{b}" for a, b in PAIRS])
-def test_two_homes_play_a_whole_game(world, figures, host_kind, guest_kind):
-    found = run_cell(world, [host_kind, guest_kind])
+def test_two_homes_play_two_whole_hands(world, figures, host_kind, guest_kind):
+    found = run_cell(world, [host_kind, guest_kind], hands=2)
     figures.append(found)
     expected = EXPECTED[host_kind, guest_kind]
-    assert [path for path, _ in found["final_paths"]] == [expected], found    # after the verdict
+    assert [path for path, _ in found["final_paths"]] == [expected], found    # after the play
     (seated, _), = found["paths"]
     # TURN over TCP can take about as long as the relay fallback waits (6 s) on a loaded machine:
     # a guest may sit down through the relay first, then move to TURN as soon as it opens.
