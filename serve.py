@@ -4,6 +4,7 @@
     python serve.py [--host 127.0.0.1] [--port 8000] [--root DIR]    (--port 0: a free port)
     python serve.py --relay-only [--host 0.0.0.0] [--port 8000]       (just the relay)
     python serve.py --relay-only --redis redis://HOST:PORT/DB         (rooms shared by instances)
+    python serve.py --relay-only --trusted-proxy 172.30.0.2           (clients named by that proxy)
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
@@ -23,7 +24,9 @@ library's Sans-I/O protocol runs on the same connection, so site and relay share
 `spawn` runs the server in a child process for tests and benchmarks. With ``--redis`` the
 relay's rooms live in Redis, shared by every instance using it (`relay_redis.RedisRelay`, a
 `Relay` whose rooms are scripts in Redis); the server drives either through the same
-awaitable `Relay.handle` and `Relay.leave`.
+awaitable `Relay.handle` and `Relay.leave`. Connections per address are counted by
+`Connections` (in Redis too: `relay_redis.SharedConnections`), for the address that
+`client_address` finds: the peer's, or behind a ``--trusted-proxy`` the one it forwards.
 """
 
 import argparse
