@@ -413,6 +413,11 @@ def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return getattr(address, "ipv4_mapped", None) or address
 
 
+def within(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, networks: tuple[Network, ...]) -> bool:
+    """Whether an address (None: not one) lies in one of the networks."""
+    return address is not None and any(address in net for net in networks)
+
+
 def client_address(peer: str, forwarded: str | None, trusted: tuple[Network, ...]) -> str:
     """The address a request comes from: the peer's, unless the peer is a trusted proxy
     (``trusted``, `--trusted-proxy`); then the right-most X-Forwarded-For entry that is not a
@@ -431,14 +436,14 @@ def client_address(peer: str, forwarded: str | None, trusted: tuple[Network, ...
     ('10.0.0.2', '10.0.0.2')
     """
     hop = ip(peer)
-    if hop is None or not any(hop in net for net in trusted):
+    if not within(hop, trusted):
         return peer
     for entry in reversed((forwarded or "").split(",")):
         address = ip(entry)
         if address is None:
             break
         hop = address
-        if not any(hop in net for net in trusted):
+        if not within(hop, trusted):
             break
     return str(hop)
 
@@ -458,8 +463,7 @@ class Server:
 
     def proxied(self, peer: str) -> bool:
         """Whether ``peer`` is a trusted proxy: its connections carry other clients'."""
-        address = ip(peer)
-        return address is not None and any(address in net for net in self.trusted)
+        return within(ip(peer), self.trusted)
 
 
 async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
