@@ -256,7 +256,8 @@ def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(trusted):
 
 def test_behind_a_trusted_proxy_the_limits_apply_to_the_client(tmp_path):
     log = tmp_path / "serve.log"
-    with log.open("w") as stream, serve.spawn(stderr=stream, args=PROXY_LIMITS + ("--trusted-proxy", "127.0.0.1/32")) as url:
+    args = PROXY_LIMITS + ("--trusted-proxy", "127.0.0.1/32")
+    with log.open("w") as stream, serve.spawn(stderr=stream, args=args) as url:
         async def main():
             first = await for_client(url, "203.0.113.5")
             assert (await join_room(first, "room-proxied-1"))["type"] == "joined"
