@@ -6,6 +6,8 @@ Each instance keeps only its own sockets; what they share lives in one Redis:
     PREFIX room:ROOM     hash  member id -> "INSTANCE ADDRESS"     who is in a room
     PREFIX addr:ADDRESS  hash  room -> members from that address  the per-address limits
     PREFIX inst:INSTANCE hash  "ROOM ID" -> address                an instance's members
+    PREFIX conn:ADDRESS  hash  instance -> connections open there  --max-connections-per-address
+    PREFIX iconn:INSTANCE hash address -> connections open         an instance's connections
     PREFIX alive:INSTANCE      set with an expiry, renewed every third of it: the heartbeat
     PREFIX instances     set   every instance not yet cleared away
     channel PREFIX to:INSTANCE  "ROOM\\nTO\\nEXCEPT\\nTEXT": TEXT for that instance's members
@@ -15,7 +17,9 @@ Every change is one Lua script, so the limits hold across instances exactly as i
 process (`Relay`), and every message a script publishes reaches each instance in the order
 Redis ran them: a member hears `joined` before anything else, and `peer-joined` before the
 newcomer's first message. The rooms' hashes get the same expiry (times four) as a safety
-net, renewed with the heartbeat.
+net, renewed with the heartbeat. Connections per address are counted under each instance's
+name (`SharedConnections`), so that a dead instance's count stops counting as soon as its
+heartbeat has expired.
 
 An instance that dies stops renewing its heartbeat; once that expires, every other instance's
 next beat (`REAP`) removes its members from their rooms and tells the rest `peer-left`. The
@@ -47,7 +51,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
 
-from serve import Limits, Log, Member, Relay, Turn
+from serve import Connections, Limits, Log, Member, Relay, Ticket, Turn
 
 PREFIX = "cribbage:"
 EXPIRY = 6.0         # seconds an instance's heartbeat lasts unless renewed
@@ -136,6 +140,9 @@ return remove(ARGV[2], ARGV[3])
 BEAT = r"""
 local inst, ttl, keep = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 if redis.call("PEXPIRE", P .. "alive:" .. inst, ttl) == 0 then return 0 end
+local ck = P .. "iconn:" .. inst
+redis.call("PEXPIRE", ck, keep)
+for _, addr in ipairs(redis.call("HKEYS", ck)) do redis.call("PEXPIRE", P .. "conn:" .. addr, keep) end
 local ik = P .. "inst:" .. inst
 redis.call("PEXPIRE", ik, keep)
 local done, held = {}, redis.call("HGETALL", ik)
@@ -161,13 +168,51 @@ for _, inst in ipairs(redis.call("SMEMBERS", P .. "instances")) do
       removed = removed + remove(room, id)
     end
     redis.call("DEL", P .. "inst:" .. inst)
+    for _, addr in ipairs(redis.call("HKEYS", P .. "iconn:" .. inst)) do
+      redis.call("HDEL", P .. "conn:" .. addr, inst)
+    end
+    redis.call("DEL", P .. "iconn:" .. inst)
     redis.call("SREM", P .. "instances", inst)
   end
 end
 return removed
 """
 
-SCRIPTS = {"join": JOIN, "forward": FORWARD, "leave": LEAVE, "beat": BEAT, "reap": REAP}
+# ARGV: prefix, address, instance, limit, key expiry (ms). Counts one more connection from
+# ADDRESS at INSTANCE unless the live instances have LIMIT open already. Returns 1 counted,
+# 0 refused, -1 this instance was given up for dead (nothing counted).
+CONNECT = r"""
+local addr, inst, limit, keep = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+if redis.call("EXISTS", P .. "alive:" .. inst) == 0 then return -1 end
+local ck = P .. "conn:" .. addr
+local open, counts = 0, redis.call("HGETALL", ck)
+for i = 1, #counts, 2 do
+  if counts[i] ~= inst and redis.call("EXISTS", P .. "alive:" .. counts[i]) == 0 then
+    redis.call("HDEL", ck, counts[i])    -- a dead instance's connections died with it
+  else
+    open = open + tonumber(counts[i + 1])
+  end
+end
+if open >= limit then return 0 end
+local ik = P .. "iconn:" .. inst
+redis.call("HINCRBY", ck, inst, 1)
+redis.call("HINCRBY", ik, addr, 1)
+redis.call("PEXPIRE", ck, keep)
+redis.call("PEXPIRE", ik, keep)
+return 1
+"""
+
+# ARGV: prefix, address, instance. One connection CONNECT counted has closed.
+DISCONNECT = r"""
+local addr, inst = ARGV[2], ARGV[3]
+for _, pair in ipairs({{P .. "conn:" .. addr, inst}, {P .. "iconn:" .. inst, addr}}) do
+  if redis.call("HINCRBY", pair[1], pair[2], -1) <= 0 then redis.call("HDEL", pair[1], pair[2]) end
+end
+return 1
+"""
+
+SCRIPTS = {"join": JOIN, "forward": FORWARD, "leave": LEAVE, "beat": BEAT, "reap": REAP,
+           "connect": CONNECT, "disconnect": DISCONNECT}
 REFUSALS = {   # a refused join: (error code, reason), from the limits
     "room-full": ("room-full", lambda limits: f"a room holds at most {limits.max_members} members"),
     "address-full": ("room-full", lambda limits: f"at most {limits.max_members_per_address} members "
@@ -227,6 +272,7 @@ class RedisRelay(Relay):
         self.waiters: dict[str, asyncio.Future] = {}   # `settle` tokens on their way back
         self.scripts_run = 0
         self.unleft: set[tuple[str, str]] = set()   # (room, id) whose leave failed: tried again each beat
+        self.unreleased: list[str] = []   # addresses of connections whose uncounting failed: likewise
         self.queues: dict[Member, deque] = {}          # messages counted, waiting for their turn
         self.workers: dict[Member, asyncio.Task] = {}  # one task per member with a queue
         # self.rooms (from Relay) holds only this instance's members: room -> id -> Member.
@@ -488,7 +534,8 @@ class RedisRelay(Relay):
         """Join Redis as a new instance: listen on its channel (confirmed), start its heartbeat,
         and clear away the instance it was before, if any, and any other dead one."""
         before, self.instance = self.instance, secrets.token_hex(8)
-        self.unleft.clear()   # the members of the instance before, cleared away below
+        self.unleft.clear()   # the members (and connections) of the instance before, cleared away below
+        self.unreleased.clear()
         self.trouble = None
         for client in (self.redis, self.control):   # no connection from before the outage
             await client.connection_pool.disconnect()
@@ -533,11 +580,15 @@ class RedisRelay(Relay):
             await self.leave_again()
 
     async def leave_again(self) -> None:
-        """Take out of their rooms the members whose leave failed (a script that timed out)."""
+        """Take out of their rooms the members whose leave failed (a script that timed out),
+        and uncount the connections whose `SharedConnections.release` failed."""
         for room, member_id in list(self.unleft):
             if member_id not in self.rooms.get(room, {}):
                 await self.control_script("leave", room, member_id)
             self.unleft.discard((room, member_id))
+        while self.unreleased:
+            await self.control_script("disconnect", self.unreleased[-1], self.instance)
+            self.unreleased.pop()
 
     def drop_members(self) -> None:
         """Close every member's socket: its place in Redis is no longer kept."""
@@ -562,6 +613,44 @@ class RedisRelay(Relay):
                 held = await self.control.hgetall(key)
                 addresses[rest] = {k.decode(): int(v) for k, v in held.items()}
         return rooms, addresses
+
+
+class SharedConnections(Connections):
+    """Connections per address counted across every instance sharing the Redis of ``relay``
+    (`CONNECT`): an address at its limit on some instances is refused by all. This
+    instance's own count is checked first, so a flood from one address costs Redis nothing.
+    While Redis is unreachable (or before this instance registered), each instance counts
+    only its own; a connection counted before an outage is uncounted here only, since its
+    shared count went with the instance's old self."""
+
+    def __init__(self, relay: RedisRelay):
+        super().__init__(relay.limits.max_connections_per_address)
+        self.relay = relay
+
+    async def acquire(self, address: str) -> Ticket | None:
+        ticket = await super().acquire(address)
+        relay = self.relay
+        if ticket is None or not relay.up:
+            return ticket
+        instance = relay.instance
+        try:
+            counted = await relay.script("connect", address, instance, self.limit, int(4000 * relay.expiry))
+        except (RedisError, OSError, Lost):
+            return ticket
+        if counted == 0:
+            await super().release(ticket)
+            return None
+        return Ticket(address, instance) if counted == 1 else ticket
+
+    async def release(self, ticket: Ticket) -> None:
+        await super().release(ticket)
+        relay = self.relay
+        if not ticket.shared or ticket.shared != relay.instance or not relay.up:
+            return
+        try:
+            await relay.script("disconnect", ticket.address, ticket.shared)
+        except (RedisError, OSError, Lost):
+            relay.unreleased.append(ticket.address)   # for the next beat
 
 
 def free_port() -> int:

@@ -4,6 +4,7 @@
     python serve.py [--host 127.0.0.1] [--port 8000] [--root DIR]    (--port 0: a free port)
     python serve.py --relay-only [--host 0.0.0.0] [--port 8000]       (just the relay)
     python serve.py --relay-only --redis redis://HOST:PORT/DB         (rooms shared by instances)
+    python serve.py --relay-only --trusted-proxy 172.30.0.2           (clients named by that proxy)
 
 Only the site's own files are served (`allowed`); anything else, including every path
 traversal trick, is a 404. Files go out with explicit MIME types, `Cache-Control: no-cache`
@@ -23,7 +24,9 @@ library's Sans-I/O protocol runs on the same connection, so site and relay share
 `spawn` runs the server in a child process for tests and benchmarks. With ``--redis`` the
 relay's rooms live in Redis, shared by every instance using it (`relay_redis.RedisRelay`, a
 `Relay` whose rooms are scripts in Redis); the server drives either through the same
-awaitable `Relay.handle` and `Relay.leave`.
+awaitable `Relay.handle` and `Relay.leave`. Connections per address are counted by
+`Connections` (in Redis too: `relay_redis.SharedConnections`), for the address that
+`client_address` finds: the peer's, or behind a ``--trusted-proxy`` the one it forwards.
 """
 
 import argparse
@@ -32,6 +35,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import ipaddress
 import json
 import os
 import re
@@ -273,14 +277,17 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, s
         if not line:
             return method, target, headers, b"".join(raw)
         name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
+        name, value = name.strip().lower(), value.strip()
+        if name in headers and name == "x-forwarded-for":   # one list, over several lines
+            value = headers[name] + ", " + value
+        headers[name] = value
     raise ValueError("too many headers")
 
 
 async def answer(root: Path | None, reader: asyncio.StreamReader,
-                 relay_on: bool = True) -> tuple[str, str, Reply | bytes] | None:
-    """Read one request and work out its reply: (method, target, reply), where the reply
-    is the raw request head (bytes) when it asks for the relay's WebSocket.
+                 relay_on: bool = True) -> tuple[str, str, dict[str, str], Reply | bytes] | None:
+    """Read one request and work out its reply: (method, target, headers, reply), where the
+    reply is the raw request head (bytes) when it asks for the relay's WebSocket.
 
     None when there is nothing to answer: a socket the browser opened ahead of time and
     left idle or closed, or a client that went away. ``root`` None serves no files.
@@ -291,17 +298,17 @@ async def answer(root: Path | None, reader: asyncio.StreamReader,
     except (TimeoutError, ConnectionError):
         return None
     except ValueError:
-        return "-", "-", Reply(HTTPStatus.BAD_REQUEST)
+        return "-", "-", {}, Reply(HTTPStatus.BAD_REQUEST)
     if head is None:
         return None
     method, target, headers, raw = head
     if "websocket" in headers.get("upgrade", "").lower():
         if relay_on and method == "GET" and urlsplit(target).path == RELAY_PATH:
-            return method, target, raw
-        return method, target, NOT_FOUND
+            return method, target, headers, raw
+        return method, target, headers, NOT_FOUND
     if root is None:
-        return method, target, relay_only_reply(method, target)
-    return method, target, await asyncio.to_thread(respond, root, method, target, headers)
+        return method, target, headers, relay_only_reply(method, target)
+    return method, target, headers, await asyncio.to_thread(respond, root, method, target, headers)
 
 
 def relay_only_reply(method: str, target: str) -> Reply:
@@ -343,47 +350,176 @@ class Log:
         self.started = now
 
 
+class Connections:
+    """How many connections each address has open in this process, at most ``limit`` each.
+    A `relay_redis.SharedConnections` counts them across the instances sharing a Redis.
+
+    >>> connections = Connections(1)
+    >>> first = asyncio.run(connections.acquire("1.2.3.4"))
+    >>> asyncio.run(connections.acquire("1.2.3.4")), asyncio.run(connections.acquire("5.6.7.8")) is None
+    (None, False)
+    >>> asyncio.run(connections.release(first)); connections.open["1.2.3.4"]
+    0
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.open: Counter = Counter()   # address -> connections open here
+
+    async def acquire(self, address: str) -> "Ticket | None":
+        """One more connection from ``address``: its ticket (for `release`), or None when the
+        address has ``limit`` open already."""
+        if self.open[address] >= self.limit:
+            return None
+        self.open[address] += 1
+        return Ticket(address)
+
+    async def release(self, ticket: "Ticket") -> None:
+        """A connection `acquire` let in has closed."""
+        self.open[ticket.address] -= 1
+        if self.open[ticket.address] <= 0:
+            del self.open[ticket.address]
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A connection counted for its address; ``shared``: the relay instance under whose name
+    it was counted in Redis too ("": only in this process)."""
+
+    address: str
+    shared: str = ""
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as a socket or an X-Forwarded-For entry gives it (a port or brackets
+    around an IPv6 address allowed, an IPv4 address mapped into IPv6 unmapped); None if it
+    is not one.
+
+    >>> [str(ip(t)) for t in ("203.0.113.9", "203.0.113.9:4711", "[2001:db8::1]:443", "::ffff:10.0.0.1", "x")]
+    ['203.0.113.9', '203.0.113.9', '2001:db8::1', '10.0.0.1', 'None']
+    """
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return getattr(address, "ipv4_mapped", None) or address
+
+
+def within(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, networks: tuple[Network, ...]) -> bool:
+    """Whether an address (None: not one) lies in one of the networks."""
+    return address is not None and any(address in net for net in networks)
+
+
+def client_address(peer: str, forwarded: str | None, trusted: tuple[Network, ...]) -> str:
+    """The address a request comes from: the peer's, unless the peer is a trusted proxy
+    (``trusted``, `--trusted-proxy`); then the right-most X-Forwarded-For entry that is not a
+    trusted proxy's. Each proxy appends the address it got the request from, so what lies
+    left of that entry was written by the client itself and proves nothing; a header from
+    anyone else is ignored. A malformed entry stops the walk at the last hop vouched for.
+
+    >>> nets = (ipaddress.ip_network("10.0.0.0/8"),)
+    >>> client_address("10.0.0.2", "203.0.113.9", nets)
+    '203.0.113.9'
+    >>> client_address("10.0.0.2", "1.1.1.1, 203.0.113.9, 10.0.0.7", nets)   # 1.1.1.1: the client's claim
+    '203.0.113.9'
+    >>> client_address("198.51.100.4", "203.0.113.9", nets)   # not from a trusted proxy: ignored
+    '198.51.100.4'
+    >>> client_address("10.0.0.2", None, nets), client_address("10.0.0.2", "203.0.113.9, junk", nets)
+    ('10.0.0.2', '10.0.0.2')
+    """
+    hop = ip(peer)
+    if not within(hop, trusted):
+        return peer
+    for entry in reversed((forwarded or "").split(",")):
+        address = ip(entry)
+        if address is None:
+            break
+        hop = address
+        if not within(hop, trusted):
+            break
+    return str(hop)
+
+
 @dataclass(eq=False)
 class Server:
     """What every connection shares: the site's root (None: no files), the relay (None: no
-    relay), the limits, the log, and how many connections each address has open."""
+    relay), the limits, the log, the connections open per address, and the networks of the
+    proxies trusted to say whom a connection is for (X-Forwarded-For)."""
 
     root: Path | None
     relay: "Relay | None"
     limits: "Limits"
     log: Log
-    connections: Counter = field(default_factory=Counter)
+    connections: Connections
+    trusted: tuple[Network, ...] = ()
+
+    def proxied(self, peer: str) -> bool:
+        """Whether ``peer`` is a trusted proxy: its connections carry other clients'."""
+        return within(ip(peer), self.trusted)
 
 
 async def handle(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Take one connection, unless its address has too many open already: then it gets a 503
-    at once, without a word read from it."""
+    at once, without a word read from it. A trusted proxy's connection is counted for the
+    client it names, once its request head has been read (`serve_connection`)."""
     peer = (writer.get_extra_info("peername") or ("-",))[0]
-    if server.connections[peer] >= server.limits.max_connections_per_address:
-        server.log(peer, "busy", f"{peer} refused: {server.connections[peer]} connections open")
-        writer.write(reply_head(BUSY) + BUSY.body)
-        writer.close()
-        return
-    server.connections[peer] += 1
+    if server.proxied(peer):
+        return await serve_connection(server, reader, writer, peer)
+    ticket = await server.connections.acquire(peer)
+    if ticket is None:
+        return refuse_busy(server, writer, peer)
     try:
-        await serve_connection(server, reader, writer, peer)
+        await serve_connection(server, reader, writer, peer, ticket)
     finally:
-        server.connections[peer] -= 1
-        if not server.connections[peer]:
-            del server.connections[peer]
+        await server.connections.release(ticket)
+
+
+def refuse_busy(server: Server, writer: asyncio.StreamWriter, address: str) -> None:
+    """Answer 503 to a connection from an address that has too many open, and close it."""
+    server.log(address, "busy", f"{address} refused: {server.connections.limit} connections open")
+    writer.write(reply_head(BUSY) + BUSY.body)
+    writer.close()
 
 
 async def serve_connection(server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                           peer: str) -> None:
+                           peer: str, ticket: Ticket | None = None) -> None:
     """Serve one request on a connection, log it in one line, then close the connection;
-    or hand a relay upgrade to the relay for the connection's lifetime."""
+    or hand a relay upgrade to the relay for the connection's lifetime. Without a
+    ``ticket``, the connection comes from a trusted proxy: it is counted here, for the
+    client that X-Forwarded-For names."""
     answered = await answer(server.root, reader, server.relay is not None)
     if answered is None:
         writer.close()
         return
-    method, target, reply = answered
+    method, target, headers, reply = answered
+    if ticket is not None:
+        return await send_answer(server, writer, reader, peer, method, target, reply)
+    client = client_address(peer, headers.get("x-forwarded-for"), server.trusted)
+    ticket = await server.connections.acquire(client)
+    if ticket is None:
+        if isinstance(reply, Reply) and reply.file:
+            reply.file.close()
+        return refuse_busy(server, writer, client)
+    try:
+        await send_answer(server, writer, reader, client, method, target, reply)
+    finally:
+        await server.connections.release(ticket)
+
+
+async def send_answer(server: Server, writer: asyncio.StreamWriter, reader: asyncio.StreamReader, address: str,
+                      method: str, target: str, reply: "Reply | bytes") -> None:
+    """Send a request's reply and log it, or run the relay's WebSocket (``reply``: the
+    request's head) for a client at ``address``."""
     if isinstance(reply, bytes):
-        await relay_connection(server.relay, reply, reader, writer, peer)
+        await relay_connection(server.relay, reply, reader, writer, address)
         return
     outcome = ""
     try:
@@ -397,7 +533,8 @@ async def serve_connection(server: Server, reader: asyncio.StreamReader, writer:
     finally:
         if reply.file:
             reply.file.close()
-    server.log(peer, str(reply.status.value), f'{peer} "{method} {target}" {reply.status.value} {reply.length}{outcome}')
+    server.log(address, str(reply.status.value),
+               f'{address} "{method} {target}" {reply.status.value} {reply.length}{outcome}')
 
 
 def reply_head(reply: Reply) -> bytes:
@@ -432,26 +569,30 @@ async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, ti
 
 async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits | None" = None,
                 relay_on: bool = True, turn: "Turn | None" = None, redis: str | None = None,
-                redis_expiry: float = 6.0) -> None:
+                redis_expiry: float = 6.0, trusted: tuple[Network, ...] = ()) -> None:
     """Serve until SIGINT or SIGTERM, after printing the banner line with the real port.
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
     host does (friends then connect with invites by code). ``turn``: the relay hands out
-    credentials for these TURN servers. ``redis``: the rooms live in that Redis, shared with
-    every other instance using it (`relay_redis`); else in this process's memory."""
+    credentials for these TURN servers. ``redis``: the rooms, and the connections open per
+    address, live in that Redis, shared with every other instance using it (`relay_redis`);
+    else in this process's memory. ``trusted``: the networks of proxies whose
+    X-Forwarded-For names the client (`client_address`)."""
     limits = limits or Limits()
     log = Log(limits.max_log_lines)
     relay = None
+    connections = Connections(limits.max_connections_per_address)
     if relay_on and redis:
         sys.modules.setdefault("serve", sys.modules[__name__])   # run as a script: relay_redis imports this
         import relay_redis   # only here: the redis package is needed only with --redis
 
         relay = relay_redis.RedisRelay(limits, redis, log=log, turn=turn, expiry=redis_expiry)
+        connections = relay_redis.SharedConnections(relay)
     elif relay_on:
         relay = Relay(limits, log=log, turn=turn)
     if relay is not None:
         await relay.start()
     try:
-        await serve_until_stopped(Server(root, relay, limits, log), host, port)
+        await serve_until_stopped(Server(root, relay, limits, log, connections, trusted), host, port)
     finally:
         if relay is not None:
             await relay.stop()
@@ -937,6 +1078,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis-expiry", type=float, default=6.0, metavar="SECONDS",
                         help="seconds after which the members of an instance that stopped answering "
                              "are given up for dead by the others (default %(default)s)")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="CIDR", type=network,
+                        help="a proxy's address or network (e.g. 172.30.0.0/24; repeatable) whose "
+                             "X-Forwarded-For header says which client a connection is for, so that the "
+                             "per-address limits apply to the client; anyone else's header is ignored")
     args = parser.parse_args(argv)
     limits = Limits(**{name: getattr(args, name) for name in LIMIT_HELP})
     if args.relay_only and args.no_relay:
@@ -951,7 +1096,19 @@ def main(argv: list[str] | None = None) -> None:
     if args.redis_expiry < 1:
         parser.error("--redis-expiry must be at least 1 second")
     asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn,
-                      args.redis, args.redis_expiry))
+                      args.redis, args.redis_expiry, tuple(args.trusted_proxy)))
+
+
+def network(text: str) -> Network:
+    """A --trusted-proxy: an address (one host) or a network in CIDR notation.
+
+    >>> network("10.0.0.5"), network("172.30.0.0/24"), network("fd00::/8")
+    (IPv4Network('10.0.0.5/32'), IPv4Network('172.30.0.0/24'), IPv6Network('fd00::/8'))
+    """
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an address or a network (CIDR): {text!r}") from None
 
 
 def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:

@@ -128,6 +128,17 @@ class Relays:
     def stats(self) -> Counter:
         return sum((instance.stats for instance in self.instances), Counter())
 
+    def connections(self) -> list:
+        """A connection counter per instance (`serve.Connections`, or sharing Redis's counts)."""
+        if not self.shared:
+            return [serve.Connections(self.instances[0].limits.max_connections_per_address)]
+        from relay_redis import SharedConnections
+        return [SharedConnections(instance) for instance in self.instances]
+
+    def call(self, coro):
+        """Run a coroutine where the backend's tasks run."""
+        return self.loop.call(coro) if self.shared else run(coro)
+
     def close(self) -> None:
         if self.shared:
             for instance in self.instances:
@@ -335,6 +346,25 @@ def test_members_of_a_room_per_address(relay_with):
     for friend, _ in friends:
         join(relay, friend)
     assert all(got[0]["type"] == "joined" for _, got in friends) and len(relay.rooms[ROOM]) == 8
+
+
+def test_connections_per_address(relay_with):
+    relays, _, _ = relay_with(max_connections_per_address=2)
+    here, there = (relays.connections() * 2)[:2]   # two instances, or the one twice
+
+    def acquire(counter, address="10.0.0.1"):
+        ticket = relays.call(counter.acquire(address))
+        return ticket and (counter, ticket)
+    held = [acquire(here), acquire(there)]
+    assert all(held) and acquire(here) is None and acquire(there) is None
+    other = acquire(there, "10.0.0.2")       # another address is not concerned
+    counter, ticket = held.pop(0)
+    relays.call(counter.release(ticket))
+    held.append(acquire(there))              # a place is free again, wherever it was
+    assert held[-1] and acquire(here) is None
+    for counter, ticket in (*held, other):
+        relays.call(counter.release(ticket))
+    assert all(acquire(counter) for counter in (here, there))
 
 
 def test_targeting_unknown_or_self_is_refused(relay_with):

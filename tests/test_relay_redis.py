@@ -1,5 +1,6 @@
 """Several relay instances sharing rooms through a real Redis (serve.py --redis, relay_redis.py):
-a room spread over three instances, limits per address across instances, an instance killed
+a room spread over three instances, limits per address across instances (connections too,
+behind a trusted proxy), an instance killed
 (its members leave for the others within the expiry, and rejoin elsewhere), Redis going away
 and coming back, and malformed input that must not take an instance down.
 
@@ -110,6 +111,85 @@ def test_limits_per_address_count_across_instances(redis_url):
             for socket in (first, second, third, fourth, fifth):
                 await socket.close()
         run(main())
+
+
+async def through_proxy(base: str, client: str):
+    """A relay socket at ``base`` for ``client``, as a proxy at 127.0.0.1 would open it."""
+    return await connect(ws_url(base), additional_headers={"X-Forwarded-For": client})
+
+
+async def refused(base: str, client: str) -> None:
+    with pytest.raises(InvalidStatus) as refusal:
+        await through_proxy(base, client)
+    assert refusal.value.response.status_code == 503
+
+
+async def accepted_soon(base: str, client: str, within: float):
+    """A socket for ``client``, once ``base`` lets it in (its count freed elsewhere)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await through_proxy(base, client)
+        except InvalidStatus as refusal:
+            assert refusal.response.status_code == 503
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{client} still refused after {within} s") from None
+            await asyncio.sleep(0.1)
+
+
+def test_connections_per_address_count_across_instances_until_one_dies(redis_url):
+    args = ("--max-connections-per-address", "3", "--trusted-proxy", "127.0.0.1", "--join-timeout", "60")
+    with (instance(redis_url, *args) as (a, doomed), instance(redis_url, *args) as (b, _),
+          instance(redis_url, *args) as (c, _)):
+        async def main():
+            client = "203.0.113.71"    # this test's own address, named by the "proxy" 127.0.0.1
+            on_a = [await through_proxy(a, client), await through_proxy(a, client)]
+            on_b = await through_proxy(b, client)
+            await refused(c, client)   # 3 open: 2 on a, 1 on b
+            await refused(a, client)
+            other = await through_proxy(c, "203.0.113.72")   # another client is not concerned
+            await on_b.close()         # a place is free again, on any instance
+            on_c = await accepted_soon(c, client, within=5)
+            await refused(b, client)
+            doomed.send_signal(signal.SIGKILL)   # a's two count until its heartbeat expires
+            killed = time.monotonic()
+            on_b = await accepted_soon(b, client, within=EXPIRY + 5)
+            freed_after = time.monotonic() - killed
+            again = await through_proxy(b, client)   # 3 open again: 1 on c, 2 on b
+            await refused(c, client)
+            for socket in (*on_a, on_b, on_c, other, again):
+                with contextlib.suppress(ConnectionClosed):
+                    await socket.close()
+            return freed_after
+        freed_after = run(main())
+        assert freed_after < EXPIRY + EXPIRY / 3 + 2.0, f"a's connections counted {freed_after:.1f} s after the kill"
+
+
+def test_connections_counted_in_redis_are_uncounted(redis_url):
+    async def main():
+        prefix = f"test-conn-{time.monotonic_ns()}:"
+        limits = serve.Limits(max_connections_per_address=2)
+        relays = [relay_redis.RedisRelay(limits, redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
+        for relay in relays:
+            await relay.start()
+        counts = [relay_redis.SharedConnections(relay) for relay in relays]
+        first = await counts[0].acquire("10.1.1.1")
+        second = await counts[1].acquire("10.1.1.1")
+        assert first.shared == relays[0].instance and second.shared == relays[1].instance
+        assert await counts[0].acquire("10.1.1.1") is None and await counts[1].acquire("10.1.1.1") is None
+        assert counts[0].open == {}.fromkeys(["10.1.1.1"], 1)   # a refusal leaves nothing counted
+        held = await relays[0].control.hgetall(f"{prefix}conn:10.1.1.1")
+        await counts[1].release(second)
+        back = await counts[0].acquire("10.1.1.1")
+        for ticket, count in ((first, counts[0]), (back, counts[0])):
+            await count.release(ticket)
+        left = [key async for key in relays[0].control.scan_iter(match=f"{prefix}*conn:*")]
+        for relay in relays:
+            await relay.stop()
+        return held, back, left, [relay.instance for relay in relays]
+    held, back, left, instances = run(main())
+    assert {k.decode(): int(v) for k, v in held.items()} == {instances[0]: 1, instances[1]: 1}
+    assert back is not None and left == []     # every count given back, no key left behind
 
 
 def test_a_killed_instance_s_members_leave_for_the_others_and_rejoin_elsewhere(redis_url):

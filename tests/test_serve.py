@@ -350,3 +350,30 @@ def test_dist_page_runtime_and_icons(dist):
     assert (status, headers["content-encoding"], headers["content-type"], body) == (200, "br", "application/wasm", b"br")
     assert get(dist, "/web/icons/icon-192.png")[0] == 200
 
+
+
+PROXIES = (serve.network("10.0.0.0/8"), serve.network("2001:db8:feed::/48"), serve.network("192.0.2.7"))
+
+
+@pytest.mark.parametrize("peer, forwarded, client", [
+    ("10.1.2.3", "203.0.113.9", "203.0.113.9"),                          # one proxy
+    ("10.1.2.3", "203.0.113.9, 192.0.2.7", "203.0.113.9"),               # two trusted proxies in a row
+    ("10.1.2.3", "6.6.6.6, 203.0.113.9", "203.0.113.9"),                 # the client's claim, left of it
+    ("10.1.2.3", "203.0.113.9,6.6.6.6", "6.6.6.6"),                      # the right-most untrusted entry
+    ("10.1.2.3", "10.9.9.9", "10.9.9.9"),                                # only proxies: the farthest
+    ("10.1.2.3", None, "10.1.2.3"),                                      # no header: the proxy itself
+    ("10.1.2.3", "", "10.1.2.3"),
+    ("10.1.2.3", "unknown", "10.1.2.3"),                                 # malformed: the last hop vouched for
+    ("10.1.2.3", "203.0.113.9, 10.0.0.4, junk", "10.1.2.3"),
+    ("10.1.2.3", "junk, 203.0.113.9", "203.0.113.9"),
+    ("10.1.2.3", "203.0.113.9:51234", "203.0.113.9"),                    # with a port
+    ("10.1.2.3", "[2001:db8:1::5]:443", "2001:db8:1::5"),
+    ("2001:db8:feed::2", "2001:db8:1::5", "2001:db8:1::5"),              # an IPv6 proxy
+    ("::ffff:10.1.2.3", "203.0.113.9", "203.0.113.9"),                   # an IPv4 proxy on a dual-stack socket
+    ("203.0.113.50", "6.6.6.6", "203.0.113.50"),                         # not a proxy: the header is ignored
+    ("192.0.2.8", "6.6.6.6", "192.0.2.8"),
+    ("-", "6.6.6.6", "-"),                                               # no peer address (a Unix socket)
+])
+def test_the_client_behind_trusted_proxies(peer, forwarded, client):
+    assert serve.client_address(peer, forwarded, PROXIES) == client
+    assert serve.client_address(peer, forwarded, ()) == peer

@@ -9,6 +9,8 @@ import json
 import os
 import re
 import socket
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -214,3 +216,74 @@ def test_repeated_log_lines_are_throttled(capsys):
         "log: 7 more lines of kind 404 from 10.0.0.2 left out",
         "next minute",
     ]
+
+
+async def for_client(url: str, *forwarded: str):
+    """A relay socket whose request carries these X-Forwarded-For lines (none: no header)."""
+    return await connect(ws_url(url), additional_headers=[("X-Forwarded-For", line) for line in forwarded])
+
+
+async def join_room(socket, room: str) -> dict:
+    await socket.send(json.dumps({"type": "join", "room": room}))
+    return json.loads(await socket.recv())
+
+
+async def refused_for(url: str, *forwarded: str) -> None:
+    with pytest.raises(InvalidStatus) as refusal:
+        await for_client(url, *forwarded)
+    assert refusal.value.response.status_code == 503
+
+
+PROXY_LIMITS = ("--relay-only", "--max-connections-per-address", "2", "--max-members-per-address", "1",
+                "--join-timeout", "60")
+
+
+@pytest.mark.parametrize("trusted", [(), ("--trusted-proxy", "192.0.2.0/24", "--trusted-proxy", "10.0.0.0/8")])
+def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(trusted):
+    with serve.spawn(args=PROXY_LIMITS + trusted) as url:
+        async def main():
+            first = await for_client(url, "203.0.113.1")
+            assert (await join_room(first, "room-spoofed-1"))["type"] == "joined"
+            second = await for_client(url, "203.0.113.2")   # the same address, whatever it claims
+            refusal = await join_room(second, "room-spoofed-1")
+            assert refusal["code"] == "room-full" and "one address" in refusal["reason"]
+            await refused_for(url, "203.0.113.3")
+            await refused_for(url, "10.0.0.1, 192.0.2.1")     # even naming the trusted proxies
+            for socket in (first, second):
+                await socket.close()
+        run(main())
+
+
+def test_behind_a_trusted_proxy_the_limits_apply_to_the_client(tmp_path):
+    log = tmp_path / "serve.log"
+    args = PROXY_LIMITS + ("--trusted-proxy", "127.0.0.1/32")
+    with log.open("w") as stream, serve.spawn(stderr=stream, args=args) as url:
+        async def main():
+            first = await for_client(url, "203.0.113.5")
+            assert (await join_room(first, "room-proxied-1"))["type"] == "joined"
+            second = await for_client(url, "203.0.113.5")
+            assert (await join_room(second, "room-proxied-1"))["code"] == "room-full"
+            await refused_for(url, "203.0.113.5")   # that client has its 2 connections open
+            others = [await for_client(url, "198.51.100.7"),   # other clients are not
+                      await for_client(url, "203.0.113.5, 198.51.100.8"),   # the left entry: the client's own claim
+                      await for_client(url, "203.0.113.5", "198.51.100.9, 127.0.0.1")]   # over two lines
+            for n, other in enumerate(others):
+                assert (await join_room(other, "room-proxied-1"))["type"] == "joined", n
+            bare = await for_client(url)   # no header: the proxy's own address
+            assert (await join_room(bare, "room-proxied-1"))["type"] == "joined"
+            await first.close()
+            await asyncio.sleep(0.3)
+            again = await for_client(url, "203.0.113.5")   # a place is free again
+            for socket in (second, *others, bare, again):
+                await socket.close()
+        run(main())
+    lines = log.read_text().splitlines()
+    assert any(line.startswith("203.0.113.5 refused: 2 connections open") for line in lines), lines
+    assert any(line.startswith('198.51.100.9 "GET /relay" 101') for line in lines), lines
+    assert not any("203.0.113.5" in line and "198.51.100.8" in line for line in lines), lines
+
+
+def test_a_bad_trusted_proxy_is_refused():
+    done = subprocess.run([sys.executable, serve.__file__, "--trusted-proxy", "10.0.0/8x"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "not an address or a network" in done.stderr
