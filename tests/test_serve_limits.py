@@ -172,6 +172,7 @@ def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
             flooder = await connect(ws_url(url))
             await flooder.send(json.dumps({"type": "join", "room": "room-flood-1"}))
             assert json.loads(await flooder.recv())["type"] == "joined"
+            started = time.monotonic()
             with contextlib.suppress(ConnectionClosed):   # closed at some point of the flood
                 for _ in range(2000):
                     await flooder.send("x" * 2000)
@@ -179,11 +180,13 @@ def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
             with pytest.raises(ConnectionClosed) as closed:
                 while True:
                     replies.append(json.loads(await flooder.recv()))
-            return replies, closed.value.rcvd
-        replies, close = run(main())
+            return replies, closed.value.rcvd, time.monotonic() - started
+        replies, close, took = run(main())
     codes = [reply["code"] for reply in replies]
     assert close.code == 1008 and close.reason.startswith("flood")
-    assert codes.count("too-big") <= 2 * serve.Limits().max_rate and codes.count("rate") == 1
+    # The bucket: a burst of twice the rate, then the rate (on a loaded machine the flood takes a while).
+    rate = serve.Limits().max_rate
+    assert codes.count("too-big") <= 2 * rate + rate * took and codes.count("rate") == 1
     lines = log.read_text().splitlines()
     assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
     assert len(lines) < 50
