@@ -19,43 +19,36 @@ web app manifest sit at the root.
 
 The file logic (`respond`) knows nothing about sockets, and the transport is a small
 asyncio HTTP/1.1 server (one request per connection). A WebSocket upgrade of ``/relay``
-is handed to the relay (`relay.py`'s job lives here too, see `Relay`): the `websockets`
-library's Sans-I/O protocol runs on the same connection, so site and relay share one port.
-`spawn` runs the server in a child process for tests and benchmarks. With ``--redis`` the
-relay's rooms live in Redis, shared by every instance using it (`relay_redis.RedisRelay`, a
-`Relay` whose rooms are scripts in Redis); the server drives either through the same
+is handed to the signalling relay (the `relay` package: `relay.websocket` runs the
+`websockets` library's Sans-I/O protocol on the same connection, so site and relay share
+one port). `spawn` runs the server in a child process for tests and benchmarks. The rooms
+live in this process (`relay.rooms.Relay`) or, with ``--redis``, in Redis, shared by every
+instance using it (`relay.shared.RedisRelay`); the server drives either through the same
 awaitable `Relay.handle` and `Relay.leave`. Connections per address are counted by
-`Connections` (in Redis too: `relay_redis.SharedConnections`), for the address that
-`client_address` finds: the peer's, or behind a ``--trusted-proxy`` the one it forwards.
+`relay.limits.Connections` (with ``--redis`` across instances: `relay.shared.SharedConnections`),
+for the address that `relay.addresses.client_address` finds: the peer's, or behind a
+``--trusted-proxy`` the one that proxy forwards.
 """
 
 import argparse
 import asyncio
-import base64
 import contextlib
-import hashlib
-import hmac
-import ipaddress
-import json
 import os
 import re
-import secrets
 import signal
 import subprocess
 import sys
-import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
-from websockets.frames import CloseCode, Opcode
-from websockets.http11 import Request
-from websockets.protocol import State
-from websockets.server import ServerProtocol
+from relay.addresses import Network, client_address, ip, network, within
+from relay.limits import LIMIT_HELP, Connections, Limits, Log, Ticket
+from relay.rooms import Relay, Turn
+from relay.websocket import RELAY_PATH, relay_connection
 
 ROOT = Path(__file__).resolve().parent
 BANNER = "Cribbage is being served at "
@@ -321,133 +314,6 @@ def relay_only_reply(method: str, target: str) -> Reply:
                  b"Cribbage signalling relay: connect a WebSocket to /relay\n")
 
 
-class Log:
-    """Log lines on stderr, at most ``per_minute`` a minute of one kind from one address.
-    How many were left out is said when the next line is logged after that minute.
-    """
-
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic):
-        self.per_minute = per_minute
-        self.clock = clock
-        self.started = clock()
-        self.counts: Counter = Counter()   # (address, kind) -> lines this minute
-
-    def __call__(self, address: str, kind: str, line: str) -> None:
-        now = self.clock()
-        if now - self.started >= 60:
-            self.roll_over(now)
-        self.counts[address, kind] += 1
-        if self.counts[address, kind] <= self.per_minute:
-            print(line, file=sys.stderr, flush=True)
-
-    def roll_over(self, now: float) -> None:
-        """Start a new minute, after saying how many lines the last one left out."""
-        for (address, kind), count in self.counts.items():
-            if count > self.per_minute:
-                print(f"log: {count - self.per_minute} more lines of kind {kind} from {address} left out",
-                      file=sys.stderr, flush=True)
-        self.counts.clear()
-        self.started = now
-
-
-class Connections:
-    """How many connections each address has open in this process, at most ``limit`` each.
-    A `relay_redis.SharedConnections` counts them across the instances sharing a Redis.
-
-    >>> connections = Connections(1)
-    >>> first = asyncio.run(connections.acquire("1.2.3.4"))
-    >>> asyncio.run(connections.acquire("1.2.3.4")), asyncio.run(connections.acquire("5.6.7.8")) is None
-    (None, False)
-    >>> asyncio.run(connections.release(first)); connections.open["1.2.3.4"]
-    0
-    """
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.open: Counter = Counter()   # address -> connections open here
-
-    async def acquire(self, address: str) -> "Ticket | None":
-        """One more connection from ``address``: its ticket (for `release`), or None when the
-        address has ``limit`` open already."""
-        if self.open[address] >= self.limit:
-            return None
-        self.open[address] += 1
-        return Ticket(address)
-
-    async def release(self, ticket: "Ticket") -> None:
-        """A connection `acquire` let in has closed."""
-        self.open[ticket.address] -= 1
-        if self.open[ticket.address] <= 0:
-            del self.open[ticket.address]
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """A connection counted for its address; ``shared``: the relay instance under whose name
-    it was counted in Redis too ("": only in this process)."""
-
-    address: str
-    shared: str = ""
-
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """An address as a socket or an X-Forwarded-For entry gives it (a port or brackets
-    around an IPv6 address allowed, an IPv4 address mapped into IPv6 unmapped); None if it
-    is not one.
-
-    >>> [str(ip(t)) for t in ("203.0.113.9", "203.0.113.9:4711", "[2001:db8::1]:443", "::ffff:10.0.0.1", "x")]
-    ['203.0.113.9', '203.0.113.9', '2001:db8::1', '10.0.0.1', 'None']
-    """
-    text = text.strip()
-    if text.startswith("["):
-        text = text[1:].partition("]")[0]
-    elif text.count(":") == 1:
-        text = text.partition(":")[0]
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    return getattr(address, "ipv4_mapped", None) or address
-
-
-def within(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, networks: tuple[Network, ...]) -> bool:
-    """Whether an address (None: not one) lies in one of the networks."""
-    return address is not None and any(address in net for net in networks)
-
-
-def client_address(peer: str, forwarded: str | None, trusted: tuple[Network, ...]) -> str:
-    """The address a request comes from: the peer's, unless the peer is a trusted proxy
-    (``trusted``, `--trusted-proxy`); then the right-most X-Forwarded-For entry that is not a
-    trusted proxy's. Each proxy appends the address it got the request from, so what lies
-    left of that entry was written by the client itself and proves nothing; a header from
-    anyone else is ignored. A malformed entry stops the walk at the last hop vouched for.
-
-    >>> nets = (ipaddress.ip_network("10.0.0.0/8"),)
-    >>> client_address("10.0.0.2", "203.0.113.9", nets)
-    '203.0.113.9'
-    >>> client_address("10.0.0.2", "1.1.1.1, 203.0.113.9, 10.0.0.7", nets)   # 1.1.1.1: the client's claim
-    '203.0.113.9'
-    >>> client_address("198.51.100.4", "203.0.113.9", nets)   # not from a trusted proxy: ignored
-    '198.51.100.4'
-    >>> client_address("10.0.0.2", None, nets), client_address("10.0.0.2", "203.0.113.9, junk", nets)
-    ('10.0.0.2', '10.0.0.2')
-    """
-    hop = ip(peer)
-    if not within(hop, trusted):
-        return peer
-    for entry in reversed((forwarded or "").split(",")):
-        address = ip(entry)
-        if address is None:
-            break
-        hop = address
-        if not within(hop, trusted):
-            break
-    return str(hop)
-
-
 @dataclass(eq=False)
 class Server:
     """What every connection shares: the site's root (None: no files), the relay (None: no
@@ -574,7 +440,7 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
     ``root`` None runs only the relay; ``relay_on`` False serves only files, as a plain static
     host does (friends then connect with invites by code). ``turn``: the relay hands out
     credentials for these TURN servers. ``redis``: the rooms, and the connections open per
-    address, live in that Redis, shared with every other instance using it (`relay_redis`);
+    address, live in that Redis, shared with every other instance using it (`relay.shared`);
     else in this process's memory. ``trusted``: the networks of proxies whose
     X-Forwarded-For names the client (`client_address`)."""
     limits = limits or Limits()
@@ -582,11 +448,10 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
     relay = None
     connections = Connections(limits.max_connections_per_address)
     if relay_on and redis:
-        sys.modules.setdefault("serve", sys.modules[__name__])   # run as a script: relay_redis imports this
-        import relay_redis   # only here: the redis package is needed only with --redis
+        from relay import shared   # only here: the redis package is needed only with --redis
 
-        relay = relay_redis.RedisRelay(limits, redis, log=log, turn=turn, expiry=redis_expiry)
-        connections = relay_redis.SharedConnections(relay)
+        relay = shared.RedisRelay(limits, redis, log=log, turn=turn, expiry=redis_expiry)
+        connections = shared.SharedConnections(relay)
     elif relay_on:
         relay = Relay(limits, log=log, turn=turn)
     if relay is not None:
@@ -610,424 +475,6 @@ async def serve_until_stopped(shared: Server, host: str, port: int) -> None:
     print(f"{BANNER}http://{shown}:{bound}/", flush=True)
     async with server:
         await stop.wait()
-
-
-# ---- the signalling relay ------------------------------------------------------------------
-#
-# Members of a room exchange opaque text payloads (WebRTC offers, answers and candidates, as
-# the browser builds them). The relay never reads them, never stores them, and forgets a
-# room when its last member leaves. Every message, both ways, is one JSON object:
-#
-#   client -> relay   {"type": "join", "room": ROOM}           first and once
-#                     {"type": "send", "to": ID | null, "data": TEXT}   null: every other member
-#                     {"type": "ice"}                          ask for TURN credentials (`Turn`)
-#   relay -> client   {"type": "joined", "id": ID, "peers": [ID, ...], "ice": BOOL}
-#                     {"type": "ice", "iceServers": [{"urls": [URL, ...], "username": U,
-#                      "credential": C}], "ttl": SECONDS}      [] and 0 without TURN
-#                     {"type": "peer-joined", "id": ID}   {"type": "peer-left", "id": ID}
-#                     {"type": "from", "from": ID, "data": TEXT}
-#                     {"type": "error", "code": CODE, "reason": TEXT}
-#
-# "ice": true in `joined` says TURN is configured, so asking is worth it. A refused message
-# changes nothing and gets an error reply; the connection stays open except for `bad-frame`
-# (binary data), `slow` (a client that does not read), `flood` (far over the rate), a
-# socket that has not joined a room in time, and `relay-down` (a relay sharing its rooms
-# through Redis lost Redis: close 1013; the client reconnects, and meanwhile is answered 503).
-
-RELAY_PATH = "/relay"
-ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-LIMIT_HELP = {
-    "max_payload": "largest relay message, in characters",
-    "max_members": "members per room",
-    "max_rate": "messages per second per connection (bursts of twice that)",
-    "max_over_rate": "messages over that rate within a second that disconnect a relay member",
-    "max_rooms_per_address": "rooms one IP address may be in at once",
-    "max_ice_per_minute": "TURN credential requests per relay member a minute",
-    "max_members_per_address": "members of one room from one IP address",
-    "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
-    "join_timeout": "seconds a relay WebSocket has to join a room before it is closed",
-    "write_timeout": "seconds a client may take to read each 64 KiB of a file before it is cut off",
-    "max_log_lines": "log lines a minute of one kind (a status, a refusal) from one address; the rest are counted",
-}
-PING_EVERY = 25.0            # seconds of silence before the relay pings a client
-CLOSE_WAIT = 2.0             # seconds a client has to close its side after the relay closed
-SLOW_CLIENT_BYTES = 1 << 20  # a client this far behind in reading is disconnected
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The server's limits, each a command-line option (`LIMIT_HELP`). A message the relay
-    refuses gets an error with the reason."""
-
-    max_payload: int = 16_384
-    max_members: int = 8
-    max_rate: float = 20.0
-    max_over_rate: int = 100
-    max_rooms_per_address: int = 20
-    max_ice_per_minute: int = 5
-    max_members_per_address: int = 4
-    max_connections_per_address: int = 100
-    join_timeout: float = 5.0
-    write_timeout: float = 30.0
-    max_log_lines: int = 100
-
-
-@dataclass(eq=False)
-class Member:
-    """One relay connection: its address, its room once joined, its message budget."""
-
-    address: str
-    send: Callable[[str], None]
-    id: str = ""
-    room: str | None = None
-    tokens: float = 0.0
-    refilled: float = 0.0
-    throttled: float = float("-inf")   # when it was last told it is over the rate
-    dropped: int = 0                   # messages over the rate since then
-    asked_ice: list[float] = field(default_factory=list)   # when it asked for TURN credentials
-    closing: str = ""                  # why the relay closes this connection ("": it stays)
-    hang_up: Callable[[str], None] | None = None   # closes the connection now (1013), telling why
-
-
-@dataclass(frozen=True)
-class Turn:
-    """TURN servers that share a secret with the relay (coturn's `use-auth-secret`), for which
-    it makes short-lived credentials by the TURN REST scheme."""
-
-    urls: tuple[str, ...]
-    secret: bytes
-    ttl: int = 3600
-    clock: Callable[[], float] = time.time
-
-    def server(self, label: str) -> dict:
-        """One RTCIceServer valid for ttl seconds from now: the username is
-        "<unix expiry>:<label>", the credential base64(HMAC-SHA1(secret, username)).
-
-        >>> Turn(("turn:turn.example:3478",), b"secret", 60, clock=lambda: 1000.9).server("ab12")
-        {'urls': ['turn:turn.example:3478'], 'username': '1060:ab12', 'credential': 'S39SAHZjidl0kO+dUkFHPcPyq2M='}
-        """
-        username = f"{int(self.clock()) + self.ttl}:{label}"
-        digest = hmac.new(self.secret, username.encode(), hashlib.sha1).digest()
-        return {"urls": list(self.urls), "username": username, "credential": base64.b64encode(digest).decode()}
-
-
-class Relay:
-    """Rooms of members forwarding opaque payloads; no sockets here, so it is tested directly.
-
-    >>> relay, got = Relay(Limits()), []
-    >>> a, b = relay.connect("1.2.3.4", got.append), relay.connect("1.2.3.4", got.append)
-    >>> relay.receive(a, '{"type": "join", "room": "room-0001"}')
-    >>> relay.receive(b, '{"type": "join", "room": "room-0001"}')
-    >>> relay.receive(b, '{"type": "send", "to": null, "data": "hi"}')
-    >>> json.loads(got[-1])["data"], len(relay.rooms["room-0001"])
-    ('hi', 2)
-    >>> relay.disconnect(a); relay.disconnect(b); relay.rooms
-    {}
-    """
-
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, log: Log | None = None,
-                 turn: Turn | None = None):
-        self.limits = limits
-        self.clock = clock
-        self.log = log or Log(limits.max_log_lines, clock)
-        self.turn = turn
-        self.rooms: dict[str, dict[str, Member]] = {}
-        self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
-        self.stats = Counter()
-
-    def connect(self, address: str, send: Callable[[str], None],
-                hang_up: Callable[[str], None] | None = None) -> Member:
-        now = self.clock()
-        return Member(address, send, tokens=2 * self.limits.max_rate, refilled=now, hang_up=hang_up)
-
-    def receive(self, member: Member, text: str) -> None:
-        """Handle one message from ``member``; refusals are error replies. Every message counts
-        against the member's rate, too big or malformed ones included."""
-        parsed = self.parse(member, text)
-        if parsed is not None:
-            kind, args = parsed
-            getattr(self, kind)(member, *args)
-
-    async def handle(self, member: Member, text: str) -> None:
-        """`receive`, as the server's connections call it (a shared backend awaits Redis)."""
-        self.receive(member, text)
-
-    async def leave(self, member: Member) -> None:
-        """`disconnect`, as the server's connections call it."""
-        self.disconnect(member)
-
-    async def start(self) -> None:
-        """Get ready before the server listens (nothing to do in memory)."""
-
-    async def stop(self) -> None:
-        """Let go of everything once the server has stopped (nothing to do in memory)."""
-
-    def unjoined(self, member: Member) -> bool:
-        """Whether a member has neither joined a room nor asked to (the join timeout's test)."""
-        return member.room is None
-
-    @property
-    def available(self) -> bool:
-        """Whether the relay can take members now (a shared backend cannot while Redis is down)."""
-        return True
-
-    def parse(self, member: Member, text: str, charged: bool = False) -> tuple[str, tuple] | None:
-        """What a message asks for, checked against everything but the rooms: ("join",
-        (room,)), ("forward", (to, data)) or ("ice", ()); None when it was refused (with an
-        error reply) or was over the rate (``charged``: it was counted already)."""
-        if not charged and not self.spend(member):
-            return self.over_rate(member)
-        if len(text) > self.limits.max_payload:
-            return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
-        try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            return self.refuse(member, "bad-message", "not JSON")
-        if not isinstance(message, dict):
-            return self.refuse(member, "bad-message", "a message is a JSON object")
-        kind = message.get("type")
-        if kind == "join" and set(message) == {"type", "room"}:
-            room = message["room"]
-            if member.room is not None:
-                return self.refuse(member, "bad-message", "already in a room")
-            if not isinstance(room, str) or not ROOM_ID.fullmatch(room):
-                return self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
-            return "join", (room,)
-        if kind == "send" and set(message) == {"type", "to", "data"}:
-            to, data = message["to"], message["data"]
-            if member.room is None:
-                return self.refuse(member, "bad-message", "join a room first")
-            if not isinstance(data, str) or not (to is None or isinstance(to, str)):
-                return self.refuse(member, "bad-message", "send {to: id or null, data: text}")
-            return "forward", (to, data)
-        if kind == "ice" and set(message) == {"type"}:
-            return "ice", ()
-        return self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
-
-    def spend(self, member: Member) -> bool:
-        """Token bucket: max_rate a second, bursts of twice that."""
-        now = self.clock()
-        rate = self.limits.max_rate
-        member.tokens = min(2 * rate, member.tokens + (now - member.refilled) * rate)
-        member.refilled = now
-        if member.tokens < 1:
-            return False
-        member.tokens -= 1
-        return True
-
-    def over_rate(self, member: Member) -> None:
-        """Drop a message over the member's rate, and say so at most once a second. More than
-        max_over_rate dropped in the second after saying so is a flood: the member is to be
-        disconnected (`Member.closing`)."""
-        self.stats["dropped-rate"] += 1
-        now = self.clock()
-        if now - member.throttled >= 1.0:
-            member.throttled, member.dropped = now, 0
-            self.refuse(member, "rate", f"at most {self.limits.max_rate:g} messages a second")
-        member.dropped += 1
-        if member.dropped > self.limits.max_over_rate and not member.closing:
-            member.closing = "flood: too many messages over the rate"
-            self.stats["closed-flood"] += 1
-            self.log(member.address, "flood", f"relay: {member.address} disconnected ({member.closing})")
-
-    def join(self, member: Member, room: str) -> None:
-        members = self.rooms.get(room, {})
-        if len(members) >= self.limits.max_members:
-            return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")
-        mine = self.by_address.get(member.address, Counter())
-        if mine[room] >= self.limits.max_members_per_address:   # friends elsewhere keep their seats
-            return self.refuse(member, "room-full", f"at most {self.limits.max_members_per_address} members "
-                               "of a room may come from one address")
-        if room not in mine and len(mine) >= self.limits.max_rooms_per_address:
-            return self.refuse(member, "too-many-rooms",
-                               f"one address may be in at most {self.limits.max_rooms_per_address} rooms")
-        member.id = secrets.token_hex(6)
-        while member.id in members:
-            member.id = secrets.token_hex(6)
-        member.room = room
-        self.rooms[room] = members
-        self.by_address[member.address] = mine
-        mine[room] += 1
-        peers = list(members)
-        members[member.id] = member
-        self.stats["joins"] += 1
-        self.reply(member, {"type": "joined", "id": member.id, "peers": peers, "ice": self.turn is not None})
-        self.tell_others(member, {"type": "peer-joined", "id": member.id})
-
-    def forward(self, member: Member, to: str | None, data: str) -> None:
-        text = json.dumps({"type": "from", "from": member.id, "data": data})
-        members = self.rooms[member.room]
-        if to is None:
-            for other in list(members.values()):
-                if other is not member:
-                    other.send(text)
-        elif to in members and to != member.id:
-            members[to].send(text)
-        else:
-            return self.refuse(member, "no-peer", "no such member in this room")
-        self.stats["forwarded"] += 1
-
-    def ice(self, member: Member) -> None:
-        """Answer a member's request for ICE servers: TURN credentials (none without TURN),
-        at most max_ice_per_minute times a minute, and only to a member of a room."""
-        if member.room is None:
-            return self.refuse(member, "not-joined", "join a room before asking for ICE servers")
-        now = self.clock()
-        member.asked_ice = [when for when in member.asked_ice if now - when < 60]
-        if len(member.asked_ice) >= self.limits.max_ice_per_minute:
-            return self.refuse(member, "rate", f"at most {self.limits.max_ice_per_minute} ICE requests a minute")
-        member.asked_ice.append(now)
-        servers = [self.turn.server(member.id)] if self.turn else []
-        self.reply(member, {"type": "ice", "iceServers": servers, "ttl": self.turn.ttl if self.turn else 0})
-
-    def disconnect(self, member: Member) -> None:
-        room = member.room
-        if room is None:
-            return
-        member.room = None
-        members = self.rooms.get(room, {})
-        members.pop(member.id, None)
-        if not members:
-            self.rooms.pop(room, None)   # an empty room is forgotten at once
-        mine = self.by_address.get(member.address)
-        if mine is not None:
-            mine[room] -= 1
-            if mine[room] <= 0:
-                del mine[room]
-            if not mine:
-                del self.by_address[member.address]
-        for other in list(members.values()):
-            self.reply(other, {"type": "peer-left", "id": member.id})
-
-    def tell_others(self, member: Member, message: dict) -> None:
-        for other in list(self.rooms[member.room].values()):
-            if other is not member:
-                self.reply(other, message)
-
-    def reply(self, member: Member, message: dict) -> None:
-        member.send(json.dumps(message))
-
-    def refuse(self, member: Member, code: str, reason: str) -> None:
-        self.stats["refused-" + code] += 1
-        self.log(member.address, code, f"relay: {member.address} refused ({code}): {reason}")
-        self.reply(member, {"type": "error", "code": code, "reason": reason})
-
-
-async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamReader,
-                           writer: asyncio.StreamWriter, address: str) -> None:
-    """Run one relay WebSocket on an HTTP connection whose request ``head`` was read already.
-
-    The `websockets` Sans-I/O protocol does the handshake and the framing; this loop moves
-    bytes between it and the socket, and messages between it and the `Relay`.
-    """
-    protocol = ServerProtocol(max_size=4 * relay.limits.max_payload)
-    transport = writer.transport
-
-    def flush() -> None:
-        for data in protocol.data_to_send():
-            if data:
-                writer.write(data)
-            elif writer.can_write_eof():
-                writer.write_eof()
-
-    def send(text: str) -> None:
-        if protocol.state is not State.OPEN:
-            return
-        if transport.get_write_buffer_size() > SLOW_CLIENT_BYTES:
-            protocol.fail(CloseCode.POLICY_VIOLATION, "slow: not reading")
-        else:
-            protocol.send_text(text.encode())
-        flush()
-
-    def hang_up(reason: str) -> None:
-        if protocol.state is State.OPEN:
-            protocol.fail(CloseCode.TRY_AGAIN_LATER, reason)
-            flush()
-
-    protocol.receive_data(head)
-    events = protocol.events_received()
-    request = events[0] if events and isinstance(events[0], Request) else None
-    if request is None:
-        response = protocol.reject(HTTPStatus.BAD_REQUEST, "Bad request\n")
-    elif not relay.available:   # a shared relay whose Redis is down: the page says the relay is down
-        response = protocol.reject(HTTPStatus.SERVICE_UNAVAILABLE, "The relay is down; try again later\n")
-    else:
-        response = protocol.accept(request)
-    protocol.send_response(response)
-    flush()
-    relay.log(address, "relay", f'{address} "GET {RELAY_PATH}" {response.status_code} -')
-    if response.status_code != 101:
-        writer.close()
-        return
-    member = relay.connect(address, send, hang_up)
-    loop = asyncio.get_running_loop()
-    join_by = loop.time() + relay.limits.join_timeout
-    parts: list[bytes] = []
-    pinged = False
-    try:
-        while protocol.state is State.OPEN or protocol.state is State.CLOSING:
-            unjoined = relay.unjoined(member)
-            if unjoined and loop.time() >= join_by:
-                protocol.fail(CloseCode.POLICY_VIOLATION, "join a room first")
-                break
-            try:
-                async with asyncio.timeout(min(PING_EVERY, join_by - loop.time()) if unjoined else PING_EVERY):
-                    data = await reader.read(65536)
-            except TimeoutError:
-                if unjoined:     # the check above closes it, or waits out the rest
-                    continue
-                if pinged:       # silent through a whole ping: gone
-                    break
-                protocol.send_ping(b"relay")
-                flush()
-                pinged = True
-                continue
-            pinged = False
-            if not data:
-                protocol.receive_eof()
-                flush()
-                break
-            protocol.receive_data(data)
-            for event in protocol.events_received():
-                if event.opcode is Opcode.TEXT or (event.opcode is Opcode.CONT and parts):
-                    parts.append(event.data)
-                    if sum(map(len, parts)) > 4 * relay.limits.max_payload:
-                        protocol.fail(CloseCode.MESSAGE_TOO_BIG, "message too big")
-                        break
-                    if event.fin:
-                        text, parts = b"".join(parts), []
-                        try:
-                            await relay.handle(member, text.decode())
-                        except UnicodeDecodeError:
-                            protocol.fail(CloseCode.INVALID_DATA, "not UTF-8")
-                        if member.closing:
-                            protocol.fail(CloseCode.POLICY_VIOLATION, member.closing)
-                            break
-                elif event.opcode in (Opcode.BINARY, Opcode.CONT):
-                    protocol.fail(CloseCode.UNSUPPORTED_DATA, "bad-frame: text messages only")
-            flush()
-            if protocol.close_expected():
-                break
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        await relay.leave(member)
-        with contextlib.suppress(ConnectionError, OSError):
-            flush()
-            if protocol.close_expected():
-                await discard_until_eof(reader)
-            writer.close()
-            await writer.wait_closed()
-
-
-async def discard_until_eof(reader: asyncio.StreamReader) -> None:
-    """After the relay closed a WebSocket, drop what the client still sends until it closes
-    its side (at most CLOSE_WAIT seconds): closing a socket with unread data resets it, and
-    the client would lose the close frame that says why."""
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(CLOSE_WAIT):
-            while await reader.read(65536):
-                pass
 
 
 @contextlib.contextmanager
@@ -1097,18 +544,6 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--redis-expiry must be at least 1 second")
     asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn,
                       args.redis, args.redis_expiry, tuple(args.trusted_proxy)))
-
-
-def network(text: str) -> Network:
-    """A --trusted-proxy: an address (one host) or a network in CIDR notation.
-
-    >>> network("10.0.0.5"), network("172.30.0.0/24"), network("fd00::/8")
-    (IPv4Network('10.0.0.5/32'), IPv4Network('172.30.0.0/24'), IPv6Network('fd00::/8'))
-    """
-    try:
-        return ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an address or a network (CIDR): {text!r}") from None
 
 
 def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:

@@ -6,7 +6,7 @@ with its rooms in memory (one instance) or in Redis (two instances sharing them)
 
 Starts `serve.py --relay-only` (limits raised so that only capacity is measured) on free
 loopback ports: one in-memory instance, or two instances with `--redis` on a throwaway
-redis-server (relay_redis.redis_server; `scripts/setup --redis` installs it). Joins ``rooms``
+redis-server (relay.shared.redis_server; `scripts/setup --redis` installs it). Joins ``rooms``
 rooms of two members each (with two instances, the two members of a room are on different
 instances, so every message crosses Redis), then every member keeps ``window`` messages of
 ``size`` characters in flight to its partner (each received message is answered with a new
@@ -238,10 +238,10 @@ def main() -> None:
         with open(args.log or os.devnull, "a") as log, serve.spawn(stderr=log, args=("--relay-only", *LIMITS)) as url:
             rows.append(measure("in memory, 1 instance", [url], args))
     if args.backend in ("redis", "both"):
-        import relay_redis   # needs the redis package and redis-server
+        from relay import shared   # needs the redis package and redis-server
 
         with contextlib.ExitStack() as stack:
-            redis_url = stack.enter_context(relay_redis.redis_server())
+            redis_url = stack.enter_context(shared.redis_server())
             log = stack.enter_context(open(args.log, "a")) if args.log else subprocess.DEVNULL
             # A long expiry: on a starved machine an instance can miss a few seconds' heartbeats,
             # and would be given up for dead (its members told relay-down) mid-measurement.

@@ -42,21 +42,18 @@ def test_only_the_named_glue_modules_touch_the_browser(path):
     assert not found - STDLIB - FFI - {".", "game", "web"}, "no third-party Python in the browser"
 
 
-RELAY_MODULES = ("serve.py", "relay_redis.py")   # the relay: top-level modules beside each other
+RELAY_MODULES = [ROOT / "serve.py", *sources("relay")]   # the server and the relay package
 
 
-@pytest.mark.parametrize("name", RELAY_MODULES)
-def test_the_relay_imports_neither_the_engine_nor_the_browser_layer(name):
-    module = ROOT / name
-    if not module.exists():
-        pytest.skip(f"{name} is not there")
+@pytest.mark.parametrize("module", RELAY_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_relay_imports_neither_the_engine_nor_the_browser_layer(module):
     assert not imports(module) & ({"game", "web"} | FFI)
 
 
-def test_the_relay_modules_import_only_each_other_and_their_packages():
-    allowed = STDLIB | {"websockets", "redis"} | {name.removesuffix(".py") for name in RELAY_MODULES}
-    for name in RELAY_MODULES:
-        assert imports(ROOT / name) <= allowed, f"{name} imports {imports(ROOT / name) - allowed}"
+@pytest.mark.parametrize("module", RELAY_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_relay_imports_only_itself_and_its_packages(module):
+    allowed = STDLIB | {"websockets", "redis", "relay", "."}
+    assert imports(module) <= allowed, f"{module.name} imports {imports(module) - allowed}"
 
 
 def test_this_checker_sees_imports():

@@ -3,7 +3,7 @@ refused paths, many rooms at once. The relay object is tested directly (with a f
 then the real server in a child process through the `websockets` client.
 
 Every test that can runs against both backends: `memory`, one in-memory `Relay` (the
-default), and `redis`, two `RedisRelay` instances sharing a real Redis (relay_redis.py), the
+default), and `redis`, two `RedisRelay` instances sharing a real Redis (relay/shared.py), the
 members taking turns between them, so every room spans both. They must behave the same.
 """
 
@@ -28,7 +28,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import serve
-from serve import Limits, Member, Relay, Turn
+from relay.limits import Connections, Limits
+from relay.rooms import Member, Relay, Turn
 
 ROOM = "room-abcdef0123"
 
@@ -69,7 +70,7 @@ class Relays:
         if backend == "memory":
             self.instances = [Relay(limits, clock, turn=turn)]
         else:
-            from relay_redis import RedisRelay
+            from relay.shared import RedisRelay
             prefix = f"test-{secrets.token_hex(4)}:"
             self.instances = [RedisRelay(limits, redis_url, clock, turn=turn, prefix=prefix) for _ in range(2)]
             for instance in self.instances:
@@ -129,10 +130,10 @@ class Relays:
         return sum((instance.stats for instance in self.instances), Counter())
 
     def connections(self) -> list:
-        """A connection counter per instance (`serve.Connections`, or sharing Redis's counts)."""
+        """A connection counter per instance (`relay.limits.Connections`, or sharing Redis's counts)."""
         if not self.shared:
-            return [serve.Connections(self.instances[0].limits.max_connections_per_address)]
-        from relay_redis import SharedConnections
+            return [Connections(self.instances[0].limits.max_connections_per_address)]
+        from relay.shared import SharedConnections
         return [SharedConnections(instance) for instance in self.instances]
 
     def call(self, coro):
@@ -557,9 +558,9 @@ def test_limits_over_the_wire(server):
                 replies.append(json.loads(await asyncio.wait_for(late.recv(), 0.3)))
         assert [reply["code"] for reply in replies if reply["type"] == "error"] == ["rate"]
         heard = 0
-        with contextlib.suppress(TimeoutError):
+        with contextlib.suppress(TimeoutError):   # a second of silence: all forwarded has arrived
             while True:
-                heard += json.loads(await asyncio.wait_for(listener.recv(), 0.3))["type"] == "from"
+                heard += json.loads(await asyncio.wait_for(listener.recv(), 1.0))["type"] == "from"
         assert 95 <= heard <= 115      # a burst of 100, plus what 50 a second refills meanwhile
         await listener.close()
         for socket, _ in others:

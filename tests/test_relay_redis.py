@@ -1,4 +1,4 @@
-"""Several relay instances sharing rooms through a real Redis (serve.py --redis, relay_redis.py):
+"""Several relay instances sharing rooms through a real Redis (serve.py --redis, relay/shared.py):
 a room spread over three instances, limits per address across instances (connections too,
 behind a trusted proxy), an instance killed
 (its members leave for the others within the expiry, and rejoin elsewhere), Redis going away
@@ -24,9 +24,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import serve
+from relay.limits import Limits
 from test_relay import run, ws_url
 
-relay_redis = pytest.importorskip("relay_redis")
+shared = pytest.importorskip("relay.shared")
 
 EXPIRY = 1.5   # seconds: an instance that stops beating is given up for dead this soon
 
@@ -168,11 +169,11 @@ def test_connections_per_address_count_across_instances_until_one_dies(redis_url
 def test_connections_counted_in_redis_are_uncounted(redis_url):
     async def main():
         prefix = f"test-conn-{time.monotonic_ns()}:"
-        limits = serve.Limits(max_connections_per_address=2)
-        relays = [relay_redis.RedisRelay(limits, redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
+        limits = Limits(max_connections_per_address=2)
+        relays = [shared.RedisRelay(limits, redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
         for relay in relays:
             await relay.start()
-        counts = [relay_redis.SharedConnections(relay) for relay in relays]
+        counts = [shared.SharedConnections(relay) for relay in relays]
         first = await counts[0].acquire("10.1.1.1")
         second = await counts[1].acquire("10.1.1.1")
         assert first.shared == relays[0].instance and second.shared == relays[1].instance
@@ -235,8 +236,8 @@ def test_a_redis_outage_is_said_and_survived(tmp_path):
     if shutil.which("redis-server") is None:
         pytest.skip("no Redis to test the shared relay with: redis-server is not installed (scripts/setup --redis)")
     log = tmp_path / "relay.log"
-    port = relay_redis.free_port()
-    with relay_redis.redis_server(port=port, folder=tmp_path) as url, instance(url, log=log) as (base, child):
+    port = shared.free_port()
+    with shared.redis_server(port=port, folder=tmp_path) as url, instance(url, log=log) as (base, child):
         async def outage():
             member, hello = await join(base, "room-outage-0001")
             assert hello["type"] == "joined"
@@ -252,7 +253,7 @@ def test_a_redis_outage_is_said_and_survived(tmp_path):
         run(outage())
         time.sleep(1.5)    # a few retries meanwhile, said once
         assert child.poll() is None, "the instance died with Redis"
-        with relay_redis.redis_server(port=port, folder=tmp_path):   # back on the same address
+        with shared.redis_server(port=port, folder=tmp_path):   # back on the same address
             async def back():
                 for _ in range(100):
                     with contextlib.suppress(InvalidStatus):
@@ -326,7 +327,7 @@ def test_bad_redis_options_are_refused(args, says):
 
 def test_an_unreachable_redis_at_start_is_said_and_the_relay_refuses(tmp_path):
     log = tmp_path / "relay.log"
-    with instance(f"redis://127.0.0.1:{relay_redis.free_port()}/0", log=log) as (base, child):
+    with instance(f"redis://127.0.0.1:{shared.free_port()}/0", log=log) as (base, child):
         async def main():
             with pytest.raises(InvalidStatus) as refused:
                 await connect(ws_url(base))
@@ -343,7 +344,7 @@ def test_a_leave_that_failed_is_done_at_the_next_beat(redis_url):
 
     async def main():
         prefix = f"test-leave-{time.monotonic_ns()}:"
-        relays = [relay_redis.RedisRelay(serve.Limits(), redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
+        relays = [shared.RedisRelay(Limits(), redis_url, prefix=prefix, expiry=EXPIRY) for _ in range(2)]
         for relay in relays:
             await relay.start()
         heard, _ = [], []

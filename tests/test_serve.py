@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import serve
+from relay.addresses import client_address, network
 
 SECRET = b"the host's secret"
 BIG_JS = b"export const x = 1;\n" * 200
@@ -352,7 +353,7 @@ def test_dist_page_runtime_and_icons(dist):
 
 
 
-PROXIES = (serve.network("10.0.0.0/8"), serve.network("2001:db8:feed::/48"), serve.network("192.0.2.7"))
+PROXIES = (network("10.0.0.0/8"), network("2001:db8:feed::/48"), network("192.0.2.7"))
 
 
 @pytest.mark.parametrize("peer, forwarded, client", [
@@ -375,5 +376,5 @@ PROXIES = (serve.network("10.0.0.0/8"), serve.network("2001:db8:feed::/48"), ser
     ("-", "6.6.6.6", "-"),                                               # no peer address (a Unix socket)
 ])
 def test_the_client_behind_trusted_proxies(peer, forwarded, client):
-    assert serve.client_address(peer, forwarded, PROXIES) == client
-    assert serve.client_address(peer, forwarded, ()) == peer
+    assert client_address(peer, forwarded, PROXIES) == client
+    assert client_address(peer, forwarded, ()) == peer

@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import serve
+from relay.limits import Limits, Log
 from test_relay import run, ws_url
 
 VENDOR = serve.ROOT / "web" / "vendor"
@@ -185,7 +186,7 @@ def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
     codes = [reply["code"] for reply in replies]
     assert close.code == 1008 and close.reason.startswith("flood")
     # The bucket: a burst of twice the rate, then the rate (on a loaded machine the flood takes a while).
-    rate = serve.Limits().max_rate
+    rate = Limits().max_rate
     assert codes.count("too-big") <= 2 * rate + rate * took and codes.count("rate") == 1
     lines = log.read_text().splitlines()
     assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
@@ -204,7 +205,7 @@ def test_a_flood_of_requests_is_not_each_logged(tmp_path):
 
 def test_repeated_log_lines_are_throttled(capsys):
     now = [0.0]
-    log = serve.Log(3, clock=lambda: now[0])
+    log = Log(3, clock=lambda: now[0])
     for n in range(10):
         log("10.0.0.1", "404", f"404 number {n}")
         log("10.0.0.2", "404", f"other address {n}")

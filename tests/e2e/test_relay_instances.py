@@ -19,7 +19,7 @@ from test_friends import check_scores, host_table, join, play
 import serve
 
 pytestmark = pytest.mark.e2e
-relay_redis = pytest.importorskip("relay_redis")
+shared = pytest.importorskip("relay.shared")
 EXPIRY = "2"   # seconds before a killed instance's members are given up for dead
 
 
@@ -87,7 +87,7 @@ def relay_joins(log: Path) -> int:
 
 
 def test_a_game_across_two_relay_instances_survives_one_of_them(people, redis_url, tmp_path):
-    port_a, port_b = relay_redis.free_port(), relay_redis.free_port()
+    port_a, port_b = shared.free_port(), shared.free_port()
     log_a, log_b = tmp_path / "a.log", tmp_path / "b.log"
     refused = ("WebSocket connection to",)    # Chromium's own line when a socket is cut
     balancer = Balancer([port_b, port_a])

@@ -51,7 +51,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
 
-from serve import Connections, Limits, Log, Member, Relay, Ticket, Turn
+from .limits import Connections, Limits, Log, Ticket
+from .rooms import Member, Relay, Turn
 
 PREFIX = "cribbage:"
 EXPIRY = 6.0         # seconds an instance's heartbeat lasts unless renewed
