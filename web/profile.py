@@ -40,6 +40,7 @@ PREFERENCES: dict[str, tuple] = {
     "auto_continue": (False, True),              # leave the show by itself
     "sound": (False, True),                      # off unless asked for: a page should be quiet
     "theme": ("system", "light", "dark"),
+    "coach": (True, False),                      # a review after each hand against the bots
 }
 DEFAULT_PREFS = {name: values[0] for name, values in PREFERENCES.items()}
 

@@ -29,6 +29,7 @@ LABELS = {
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
+    "coach": ("Coach after each hand (bot games)", {True: "Review my discard and pegging", False: "Off"}),
 }
 
 

@@ -12,9 +12,9 @@ action, `plays.think_values` for the cards.
 """
 
 from .discards import DiscardOption, DiscardReview, rank_discards, review_discard
-from .hands import GameReview, HandReview, HandSeen, review_game, review_hand, walk
+from .hands import GameReview, HandReview, HandSeen, Walker, review_game, review_hand, walk
 from .plays import PlayReview, has_choice, review_play, think_play, think_values
 
-__all__ = ["DiscardOption", "DiscardReview", "GameReview", "HandReview", "HandSeen", "PlayReview",
+__all__ = ["DiscardOption", "DiscardReview", "GameReview", "HandReview", "HandSeen", "PlayReview", "Walker",
            "has_choice", "rank_discards", "review_discard", "review_game", "review_hand",
            "review_play", "think_play", "think_values", "walk"]

@@ -60,20 +60,37 @@ class HandSeen:
 def walk(start, actions, seat: int) -> list[HandSeen]:
     """Replay ``actions`` from ``start`` (a new game's state) and keep ``seat``'s side of
     every hand, in order; the last may be unfinished."""
-    state = start
-    hands: list[HandSeen] = []
-    if state.phase == "discard":
-        hands.append(HandSeen(seat, view(state, seat)))
-    for action in actions:
-        action = Action.parse(action) if isinstance(action, str) else action
+    walker = Walker(start, seat)
+    walker.advance(actions)
+    return walker.hands
+
+
+class Walker:
+    """`walk`, kept going: ``advance(actions)`` takes a game's whole action list each time and
+    replays only the actions it has not seen yet (a page calls it after every move)."""
+
+    def __init__(self, start, seat: int):
+        self.start, self.seat, self.state, self.done = start, seat, start, 0
+        self.hands: list[HandSeen] = []
+        if start.phase == "discard":
+            self.hands.append(HandSeen(seat, view(start, seat)))
+
+    def advance(self, actions) -> list[HandSeen]:
+        for action in list(actions)[self.done:]:
+            self._step(Action.parse(action) if isinstance(action, str) else action)
+            self.done += 1
+        return self.hands
+
+    def _step(self, action) -> None:
+        seat, hands = self.seat, self.hands
         if action.seat == seat and hands:
             if action.kind == "discard":
                 hands[-1].discard = action
             else:
-                seen = view(state, seat)
+                seen = view(self.state, seat)
                 if has_choice(seen):
                     hands[-1].plays.append((seen, action))
-        state, events = apply(state, action)
+        self.state, events = apply(self.state, action)
         for event in events:
             if event.kind == "starter" and hands:
                 hands[-1].starter = event.cards[0]
@@ -81,9 +98,8 @@ def walk(start, actions, seat: int) -> list[HandSeen]:
                 hands[-1].hand_shown = event.breakdown.total
             elif event.kind == "crib" and hands:
                 hands[-1].crib_shown = event.breakdown.total
-            elif event.kind == "deal" and state.phase == "discard":
-                hands.append(HandSeen(seat, view(state, seat)))
-    return hands
+            elif event.kind == "deal" and self.state.phase == "discard":
+                hands.append(HandSeen(seat, view(self.state, seat)))
 
 
 @dataclass(frozen=True)
