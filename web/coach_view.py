@@ -60,7 +60,22 @@ def hint_html(hint) -> str:
                 f'the others, to the end of the play (the hard bot’s estimate). '
                 f'Other cards: {others}.</p>')
     return (f'<section class="coach-hint" data-testid="hint" aria-label="Hint" role="status">'
-            f'<h3>Hint</h3>{body}</section>')
+            f'<h2>Hint</h2>{body}</section>')
+
+
+def hint_line(hint) -> str:
+    """The hint in one line above the hand, where the eyes are (the panel under the table has
+    the figures); hidden from screen readers, which hear the panel."""
+    if hint is None:
+        return ""
+    if hint.kind == "discard":
+        best = hint.discard.best
+        text = f"Throw {cards_text(best.thrown)} · {points(best.value)} expected"
+    else:
+        rank, value = hint.values[0]
+        card = next(c for c in hint.suits if c.rank == rank)
+        text = f"Play {card_text(card)} · {points(value, True)} by the estimate"
+    return f'<p class="hint-line" data-testid="hint-line" aria-hidden="true">Hint: {text}</p>'
 
 
 # ---- a hand's review ------------------------------------------------------------------------
@@ -79,7 +94,7 @@ def review_html(review, missing: int, open_: bool) -> str:
         heads.append("pegging fine")
     summary = f"Coach, hand {review.number}: " + ", ".join(heads)
     parts = [discard_html(discard) if discard else "", pegging_html(review, missing)]
-    return (f'<details class="coach" data-testid="coach-review"{" open" if open_ else ""}>'
+    return (f'<details class="coach" id="coach-review" data-testid="coach-review"{" open" if open_ else ""}>'
             f'<summary>{escape(summary)}</summary><div class="coach-body">{"".join(parts)}</div></details>')
 
 
@@ -95,7 +110,7 @@ def discard_html(review) -> str:
                   f'starter your hand made {review.hand_shown} and the crib {review.crib_shown} '
                   f'({"yours" if review.my_crib else "against you"}): {points(review.actual, True)}.</p>')
     return (f'<section class="coach-discard" data-testid="discard-review" aria-label="Discard review">'
-            f'<h3>Discard review</h3><p>{verdict}</p>{result}'
+            f'<h2>Discard review</h2><p>{verdict}</p>{result}'
             f'{_discard_table(review, rows, f"All {n} discards, best first")}</section>')
 
 
@@ -143,7 +158,7 @@ def pegging_html(review, missing: int) -> str:
     waiting = (f'<p class="hint" data-testid="coach-pending">Reviewing {missing} more '
                f'play{"s" if missing > 1 else ""}…</p>') if missing else ""
     return (f'<section class="coach-pegging" data-testid="pegging-review" aria-label="Pegging review">'
-            f'<h3>Pegging review</h3>{body}{waiting}</section>')
+            f'<h2>Pegging review</h2>{body}{waiting}</section>')
 
 
 # ---- the game -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from html import escape
 
 from game.engine import DISCARDING, OVER, PLAYING
 
-from ..coach_view import hint_html, review_html, summary_html
+from ..coach_view import hint_html, hint_line, review_html, summary_html
 from ..controller import Controller, hand_order
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
@@ -350,6 +350,10 @@ def my_hand(ctl: Controller, view) -> str:
     if (discarding or playing) and getattr(ctl, "hints_allowed", lambda: False)():
         action += ('<button class="secondary" data-action="hint" data-testid="hint-button" '
                    'aria-keyshortcuts="h" title="key H">Hint</button>')
+    hint = getattr(ctl, "current_hint", lambda: None)()
+    if ctl.show and getattr(ctl, "hand_review", lambda: None)() is not None:
+        # Phones: the review is under the table; a link jumps down to it (wide screens show it beside).
+        action += '<a class="coach-jump" href="#coach-review" data-testid="coach-jump">Coach review ↓</a>'
     if shown is not None:
         mine = show_hand(ctl, view, shown)
     else:
@@ -364,7 +368,7 @@ def my_hand(ctl: Controller, view) -> str:
     hand = f'<div class="hand"{hidden} style="--n:{len(buttons)}" data-testid="hand">{"".join(buttons)}</div>'
     order = show_order(ctl).get(("show", me), "")
     return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}{order}" '
-            f'aria-label="Your hand">{status_line(ctl, view)}'
+            f'aria-label="Your hand">{status_line(ctl, view)}{hint_line(hint)}'
             f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'{hand}<div class="actions">{action}</div></section>')
 
