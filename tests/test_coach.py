@@ -256,3 +256,16 @@ def test_known_play_reviews_are_reused_not_searched_again():
     seen, action = hand.plays[0]
     known = {seen.state_id: review_play(seen, action)}
     assert review_hand(hand, known=known).plays[0] is known[seen.state_id]
+
+
+@pytest.mark.parametrize("values,played,lost,decisive", [
+    (((5, 3.5), (3, 1.0)), "3C", 2.5, False),
+    (((5, 1004.0), (3, 2.0)), "3C", 10.0, True),       # missed the winning card
+    (((5, 1004.0), (3, 1002.0)), "3C", 0.0, False),    # both win: nothing lost
+    (((5, 2.0), (3, -1003.0)), "3C", 10.0, True),      # laid the card that loses the game
+    (((5, 30.0), (3, 1.0)), "3C", 10.0, False),        # capped
+])
+def test_what_a_play_gave_away_near_the_end_of_the_game(values, played, lost, decisive):
+    from game.coach.plays import PlayReview
+    review = PlayReview(Card.parse(played), 10, values)
+    assert (review.lost, review.decisive) == (lost, decisive)

@@ -201,6 +201,15 @@ class Controller:
         self.coach.sync(self.session.state)
         return self.coach.last_shown()
 
+    def finished_review(self):
+        """The finished game's whole review, for its record: the plays not reviewed yet are
+        reviewed now (at most the last hand's few). None when the coach is off."""
+        if not self.coach_on():
+            return None
+        while self.coach_waiting():
+            run(self.coach.thinking())
+        return self.coach.game_review()[0]
+
     def game_review(self):
         if not self.coach_on():
             return None

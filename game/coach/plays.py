@@ -8,7 +8,9 @@ exact value: a play is called a mistake only when it gave away at least `MIN_LOS
 The search's generator is seeded from the position alone, so a review is the same every time.
 
 Near the end of the game the search values reaching the target far above any points
-(`pegging.WIN`); such a play is ``decisive`` and its loss is capped at `CAP` points.
+(`pegging.WIN`). A play that turns a sure win into less, or something into a sure loss, is
+``decisive`` and counts as `CAP` points given away; between two cards with the same sure
+outcome nothing is lost.
 
 >>> from game.engine import Config, new_game, apply, stack_deck
 >>> from game.cards import parse_cards, Card
@@ -47,17 +49,25 @@ class PlayReview:
     played: Card
     count: int
     values: tuple[tuple[int, float], ...]
-    decisive: bool
 
     @property
     def best_rank(self) -> int:
         return self.values[0][0]
 
     @property
+    def decisive(self) -> bool:
+        """Whether the card laid changed the game's sure outcome by the search (see above)."""
+        return _outcome(self.values[0][1]) != _outcome(dict(self.values)[self.played.rank])
+
+    @property
     def lost(self) -> float:
-        """Estimated points the card laid gave away against the best one (capped at `CAP`)."""
-        chosen = dict(self.values)[self.played.rank]
-        return min(CAP, self.values[0][1] - chosen)
+        """Estimated points the card laid gave away against the best one (at most `CAP`)."""
+        best, chosen = self.values[0][1], dict(self.values)[self.played.rank]
+        if self.decisive:
+            return CAP
+        if _outcome(best):       # the same sure win (or loss) either way
+            return 0.0
+        return min(CAP, best - chosen)
 
     @property
     def mistake(self) -> bool:
@@ -75,8 +85,12 @@ def think_play(view, action, budget: int = BUDGET):
     if action not in view.legal:
         raise ValueError(f"{action} is not a legal play here")
     ranked = yield from think_values(view, budget)
-    decisive = any(abs(value) >= pegging.WIN / 2 for _, value in ranked)
-    return PlayReview(action.card, view.count, ranked, decisive)
+    return PlayReview(action.card, view.count, ranked)
+
+
+def _outcome(value: float) -> int:
+    """1 for a sure win by the search, -1 for a sure loss, 0 for points."""
+    return 1 if value >= pegging.WIN / 2 else -1 if value <= -pegging.WIN / 2 else 0
 
 
 def think_values(view, budget: int = BUDGET):
