@@ -215,7 +215,7 @@ def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
     hand = hands[index]
     names = record.names
     seats = "".join(
-        f'<div class="replay-seat"><h4>{escape(names[seat])}{" (dealer)" if seat == hand.dealer else ""}</h4>'
+        f'<div class="replay-seat"><h3>{escape(names[seat])}{" (dealer)" if seat == hand.dealer else ""}</h3>'
         f'<div class="cards">{cards_row(cards, "small")}</div>'
         f'<div class="label">to the crib: {cards_row(hand.discards[seat], "tiny") if hand.discards else "—"}</div></div>'
         for seat, cards in enumerate(hand.dealt))

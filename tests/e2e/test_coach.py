@@ -11,6 +11,7 @@ from test_play_bot import ACTIONABLE, engine_session, open_table
 from game.coach.discards import DiscardReview
 from web.coach import TableCoach
 from web.coach_view import points
+from web.records import coach_figures
 
 pytestmark = pytest.mark.e2e
 
@@ -85,6 +86,28 @@ def test_a_bot_game_with_hints_reviews_and_a_summary(page, site):
     game, _ = coach.game_review()
     expect(summary).to_contain_text(f"{points(game.discard_lost)} expected points")
     screenshot(page, "coach-summary")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    # The game's record: discard accuracy in the statistics, the reviews in the replay viewer.
+    page.get_by_role("button", name="Change table").click()
+    page.get_by_test_id("open-stats").click()
+    chart = page.get_by_test_id("accuracy-chart")
+    figures = coach_figures(game)          # as the record keeps them: hundredths, per hand
+    expect(chart).to_contain_text(f"{sum(d for d, _ in figures) / 100 / len(figures):.2f} on average")
+    problems: list[str] = []
+    check_sizes(page, "statistics", problems)
+    screenshot(page, "coach-stats")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator('[data-action="replay"]').first.click()
+    expect(page.get_by_test_id("replay-coach")).to_contain_text("Discard review")
+    for _ in range(12):
+        if page.get_by_test_id("replay-pegging").count():
+            page.get_by_test_id("replay-pegging").click()
+            expect(page.get_by_test_id("replay-coach")).to_contain_text("Pegging review")
+            break
+        page.get_by_test_id("replay-next").click()
+    check_sizes(page, "replay", problems)
+    screenshot(page, "coach-replay")
+    assert not problems, "\n".join(problems)
 
 
 def test_the_reviews_can_be_turned_off_in_the_settings(page, site):
