@@ -148,7 +148,7 @@ def accuracy_svg(accuracy, title: str) -> str:
     if not accuracy:
         return ""
     width = max(len(accuracy) * 8, 240)
-    top = max(2.0, max(value for _, value in accuracy))
+    top = max(2.0, 1.25 * max(value for _, value in accuracy))   # room above the highest dot
     dots, line, total = [], [], 0.0
     for index, (_, value) in enumerate(accuracy):
         total += value
