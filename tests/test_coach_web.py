@@ -166,3 +166,8 @@ def test_the_replay_viewer_reviews_the_seats_discard_and_on_request_its_pegging(
     with_pegging = next(render_replay(record, i, True) for i in range(8)
                         if 'data-testid="replay-pegging"' in render_replay(record, i))
     assert "Pegging review" in with_pegging
+
+
+def test_the_replay_says_in_which_hands_a_hint_was_asked_for():
+    record = finished_record()          # a hint at every decision
+    assert all('data-testid="replay-hints"' in render_replay(record, i) for i in range(2))

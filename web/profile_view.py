@@ -198,6 +198,10 @@ def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
     hand = hands[index]
     review = review_hand(hand, index + 1, pegging=pegging)
     body = discard_html(review.discard)
+    end = hands[index + 1].discard_view.state_id if index + 1 < len(hands) else len(record.actions) + 1
+    asked = sum(hand.discard_view.state_id <= n < end for n in record.hints)
+    if asked:
+        body += f'<p data-testid="replay-hints">You asked the coach for {asked} hint{"s" if asked > 1 else ""} this hand.</p>'
     if pegging:
         body += pegging_html(review, 0)
     elif hand.plays:

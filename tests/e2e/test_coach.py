@@ -8,7 +8,6 @@ from test_a11y import AXE, check_sizes
 from tables import play_until
 from test_play_bot import ACTIONABLE, engine_session, open_table
 
-from game.coach.discards import DiscardReview
 from web.coach import TableCoach
 from web.coach_view import points
 from web.records import coach_figures
@@ -16,8 +15,8 @@ from web.records import coach_figures
 pytestmark = pytest.mark.e2e
 
 
-def expected_review(page) -> DiscardReview:
-    """The latest shown hand's discard review, computed from the page's save under CPython."""
+def expected_review(page):
+    """The latest shown hand's discard review and the session, from the page's save under CPython."""
     session = engine_session(page)
     coach = TableCoach(0)
     coach.sync(session.state)
