@@ -8,7 +8,12 @@ import json
 import pytest
 
 from game.bots import run
+from game.cards import Card, parse_cards
+from game.engine import Config, apply, new_game, stack_deck
 from game.errors import ParseError
+from game.view import view
+from web.coach import TableCoach
+from web.coach_view import hint_html
 from web.controller import Controller
 from web.profile import Profile
 from web.profile_view import render_replay, render_stats
@@ -171,3 +176,14 @@ def test_the_replay_viewer_reviews_the_seats_discard_and_on_request_its_pegging(
 def test_the_replay_says_in_which_hands_a_hint_was_asked_for():
     record = finished_record()          # a hint at every decision
     assert all('data-testid="replay-hints"' in render_replay(record, i) for i in range(2))
+
+
+def test_a_hint_with_one_rank_to_play_says_so_without_searching():
+    config = Config()
+    deck = stack_deck(config, 1, [parse_cards("KH KD KC KS QH QD"), parse_cards("AS 2S 3S 4S 6H 7H")],
+                      Card.parse("9C"))
+    state = new_game(config, seed=1, stacked=[deck], first_dealer=1)
+    state, _ = apply(state, "0 discard QH QD")
+    state, _ = apply(state, "1 discard 6H 7H")
+    hint = TableCoach(0).hint(view(state, 0))
+    assert hint.kind == "only" and "can be played" in hint_html(hint)

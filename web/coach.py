@@ -29,7 +29,7 @@ class Hint:
     none chosen) or the estimate of each playable rank, best first."""
 
     state_id: int
-    kind: str                                  # "discard" or "play"
+    kind: str                                  # "discard", "play", or "only" (one rank can be played)
     discard: DiscardReview | None = None
     values: tuple[tuple[int, float], ...] = ()
     suits: tuple = ()                          # the seat's playable cards, to name the rank's card
@@ -80,10 +80,11 @@ class TableCoach:
         """The suggestion for ``view``'s decision, or None when the seat has none to make."""
         if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:
             return Hint(view.state_id, "discard", discard=review_discard(view))
-        if view.phase == "play" and view.turn == view.seat and has_choice(view):
-            values = run(think_values(view))
-            return Hint(view.state_id, "play", values=values,
-                        suits=tuple(action.card for action in view.legal))
+        if view.phase == "play" and view.turn == view.seat and view.legal:
+            cards = tuple(action.card for action in view.legal)
+            if not has_choice(view):      # one rank only: nothing to weigh
+                return Hint(view.state_id, "only", suits=cards)
+            return Hint(view.state_id, "play", values=run(think_values(view)), suits=cards)
         return None
 
     def discard_review(self, hand: HandSeen) -> DiscardReview | None:

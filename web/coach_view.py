@@ -43,7 +43,9 @@ def hint_html(hint) -> str:
     """The suggested discard or card with its values, as a short note under the hand."""
     if hint is None:
         return ""
-    if hint.kind == "discard":
+    if hint.kind == "only":
+        body = f'<p>Only {card_text(hint.suits[0])} can be played now{"" if len(hint.suits) == 1 else " (or its like in another suit)"}.</p>'
+    elif hint.kind == "discard":
         review = hint.discard
         best = review.best
         whose = "your" if review.my_crib else "their"
@@ -68,7 +70,9 @@ def hint_line(hint) -> str:
     the figures); hidden from screen readers, which hear the panel."""
     if hint is None:
         return ""
-    if hint.kind == "discard":
+    if hint.kind == "only":
+        text = f"only {card_text(hint.suits[0])} can be played"
+    elif hint.kind == "discard":
         best = hint.discard.best
         text = f"Throw {cards_text(best.thrown)} · {points(best.value)} expected"
     else:

@@ -281,7 +281,9 @@ class Controller:
             raise ParseError("there is nothing to choose just now")
         self.hint = hint
         self.session.used_hint(view.state_id)
-        if hint.kind == "discard":
+        if hint.kind == "only":
+            self.announcement = f"Hint: only the {hint.suits[0].name} can be played"
+        elif hint.kind == "discard":
             best = hint.discard.best
             self.announcement = (f"Hint: throw {' '.join(c.name for c in sorted(best.thrown))}, "
                                  f"{float(best.value):.1f} points expected")
