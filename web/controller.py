@@ -23,6 +23,7 @@ from game.errors import ParseError
 from game.events import Event
 from game.view import View
 
+from .coach import TableCoach
 from .profile import DEFAULT_PREFS
 from .profile import clean_prefs as profile_prefs
 from .session import Session, clean_name
@@ -80,10 +81,12 @@ def key_command(key: str, view, selected, showing: bool, sort: str):
     """What a key means at the table: ``(command, argument)`` or None.
 
     1-6 pick the nth card as shown (select it when discarding, play it on your turn); Enter
-    puts the chosen cards in the crib, or continues after the show.
+    puts the chosen cards in the crib, or continues after the show; H asks the coach for a hint.
     """
     if view is None:
         return None
+    if key in ("h", "H") and not showing:
+        return ("hint", None)
     if key == "Enter":
         if showing:
             return ("continue", None)
@@ -126,6 +129,8 @@ class Controller:
         self.last_pegs: dict[int, str] = {}   # side -> why its peg last moved
         self.announcement = ""                # for the live region
         self.error = ""
+        self.coach = TableCoach(ME)           # hints and reviews (web.coach)
+        self.hint = None                      # the hint asked for, while its decision lasts
 
     # -- what is on screen --
 
@@ -158,6 +163,58 @@ class Controller:
 
     def is_over(self) -> bool:
         return self.session is not None and self.session.state.phase == OVER
+
+    # -- the coach --
+
+    def coach_on(self) -> bool:
+        """Reviews after each hand: a setting, for games against the bots (friends tables: no)."""
+        return bool(self.prefs.get("coach")) and not getattr(self, "multiplayer", False) \
+            and self.session is not None
+
+    def hints_allowed(self) -> bool:
+        return self.session is not None and not getattr(self, "multiplayer", False)
+
+    def coach_waiting(self) -> bool:
+        """Whether a play of this hand still waits for its review (the page searches it in
+        slices when no bot is moving)."""
+        if not self.coach_on() or self.screen != "table":
+            return False
+        self.coach.sync(self.session.state)
+        return self.coach.pending() is not None
+
+    def coach_thinking(self):
+        """Review the next pending play, as a generator that yields while it searches."""
+        if self.coach_waiting():
+            yield from self.coach.thinking()
+
+    def current_hint(self):
+        """The hint asked for, if its decision is still the one on the table."""
+        if self.hint is not None and self.session is not None and \
+                self.hint.state_id == self.session.state.state_id:
+            return self.hint
+        return None
+
+    def hand_review(self):
+        """The latest shown hand's review and the plays still to review, or None."""
+        if not self.coach_on():
+            return None
+        self.coach.sync(self.session.state)
+        return self.coach.last_shown()
+
+    def finished_review(self):
+        """The finished game's whole review, for its record: the plays not reviewed yet are
+        reviewed now (at most the last hand's few). None when the coach is off."""
+        if not self.coach_on():
+            return None
+        while self.coach_waiting():
+            run(self.coach.thinking())
+        return self.coach.game_review()[0]
+
+    def game_review(self):
+        if not self.coach_on():
+            return None
+        self.coach.sync(self.session.state)
+        return self.coach.game_review()
 
     # -- input --
 
@@ -213,6 +270,27 @@ class Controller:
         meaning = key_command(key, view, self.selected, bool(self.show), self.prefs["sort"])
         if meaning:
             getattr(self, "_do_" + meaning[0].replace("-", "_"))(meaning[1])
+
+    def _do_hint(self, _=None) -> None:
+        """The coach's suggestion for the decision at hand; asking is recorded with the game."""
+        if not self.hints_allowed():
+            raise ParseError("hints are for games against the bots")
+        view = self.view()
+        hint = self.coach.hint(view)
+        if hint is None:
+            raise ParseError("there is nothing to choose just now")
+        self.hint = hint
+        self.session.used_hint(view.state_id)
+        if hint.kind == "only":
+            self.announcement = f"Hint: only the {hint.suits[0].name} can be played"
+        elif hint.kind == "discard":
+            best = hint.discard.best
+            self.announcement = (f"Hint: throw {' '.join(c.name for c in sorted(best.thrown))}, "
+                                 f"{float(best.value):.1f} points expected")
+        else:
+            rank, value = hint.values[0]
+            card = next(c for c in hint.suits if c.rank == rank)
+            self.announcement = f"Hint: play the {card.name}, {value:+.1f} points by the estimate"
 
     def _do_continue(self, _=None) -> None:
         self.show = ()

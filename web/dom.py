@@ -174,7 +174,7 @@ class App(FriendsGlue):
             return
         if event.key == "Enter" and event.target.tagName == "BUTTON":
             return   # the button's own click handles it
-        if event.key.isdigit() or event.key == "Enter":
+        if event.key.isdigit() or event.key in ("Enter", "h", "H"):
             self.ctl.command("key", event.key)
             self.after_input()
 
@@ -320,7 +320,7 @@ class App(FriendsGlue):
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self._recorded:
             self._recorded = key
-            self.profile.game_finished(session, seat=0)
+            self.profile.game_finished(session, seat=0, coach=self.ctl.finished_review())
 
     def peg_sound(self) -> None:
         """A short click when points are pegged, if the player turned sound on."""
@@ -382,10 +382,10 @@ class App(FriendsGlue):
         if not self._bots_running:
             asyncio.ensure_future(self._run_bots())
 
-    async def _think(self) -> None:
-        """One bot move, its thinking cut into slices of at most `THINK_SLICE` seconds with
-        the page free in between (input, paint, the network)."""
-        steps = self.ctl.bot_thinking()
+    async def _think(self, steps=None) -> None:
+        """One bot move (or the coach's review of one play), its thinking cut into slices of at
+        most `THINK_SLICE` seconds with the page free in between (input, paint, the network)."""
+        steps = self.ctl.bot_thinking() if steps is None else steps
         started = time.perf_counter()
         for _ in steps:
             if time.perf_counter() - started > THINK_SLICE:
@@ -401,6 +401,8 @@ class App(FriendsGlue):
                     if not self.ctl.bot_waiting():
                         continue
                     await self._think()
+                elif getattr(self.ctl, "coach_waiting", lambda: False)():
+                    await self._think(self.ctl.coach_thinking())
                 elif self.ctl.show and self.ctl.prefs.get("auto_continue"):
                     shown = self.ctl.show
                     await asyncio.sleep(AUTO_CONTINUE_AFTER if self.speed != "instant" else 0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from game.codec import config_from_json
 from game.errors import ParseError
 
-from .records import GameRecord, Summary
+from .records import GameRecord, Summary, clean_coach, clean_hints
 from .session import clean_name
 
 FORMAT = "cribbage-profile"
@@ -40,6 +40,7 @@ PREFERENCES: dict[str, tuple] = {
     "auto_continue": (False, True),              # leave the show by itself
     "sound": (False, True),                      # off unless asked for: a page should be quiet
     "theme": ("system", "light", "dark"),
+    "coach": (True, False),                      # a review after each hand against the bots
 }
 DEFAULT_PREFS = {name: values[0] for name, values in PREFERENCES.items()}
 
@@ -176,6 +177,8 @@ def _trusted_record(data) -> GameRecord:
                              for k, v in data["summary"].items()})
         return GameRecord(data["id"], data["finished"], data["mode"], data["seat"],
                           tuple(data["names"]), config_from_json(data["config"]), data["seed"],
-                          tuple(data["actions"]), summary)
+                          tuple(data["actions"]), summary,
+                          clean_hints(data.get("hints", []), len(data["actions"])),
+                          clean_coach(data.get("coach", [])))
     except (KeyError, TypeError, AttributeError):
         raise ParseError("a saved game record is damaged") from None

@@ -28,7 +28,7 @@ from .session import Session
 class ProfileScreens:
     """Which profile screen is open (if any), and the profile behind it."""
 
-    COMMANDS = {"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand",
+    COMMANDS = {"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand", "replay-pegging",
                 "import-profile", "share-record", "open-record"}
 
     def __init__(self, profile: Profile, clock):
@@ -37,6 +37,7 @@ class ProfileScreens:
         self.screen: str | None = None      # None: the table or the start screen is showing
         self.replaying = None               # the GameRecord in the replay viewer
         self.hand = 0
+        self.pegging = False                # the replayed hand's pegging review was asked for
         self.message = ""
         self.changed = False                # the profile needs saving
         self.clipboard = ""                 # a link for the glue to copy
@@ -59,7 +60,7 @@ class ProfileScreens:
         if self.screen == "stats":
             note = f'<p class="notice" role="status">{escape(self.message)}</p>' if self.message else ""
             return note + render_stats(self.profile)
-        return render_replay(self.replaying, self.hand)
+        return render_replay(self.replaying, self.hand, self.pegging)
 
     # -- commands --
 
@@ -86,10 +87,13 @@ class ProfileScreens:
         record = next((r for r in self.profile.records if r.id == record_id), None)
         if record is None:
             raise ParseError("that game is no longer in your history")
-        self.replaying, self.hand, self.screen = record, 0, "replay"
+        self.replaying, self.hand, self.pegging, self.screen = record, 0, False, "replay"
 
     def _do_replay_hand(self, index) -> None:
-        self.hand = int(index)
+        self.hand, self.pegging = int(index), False
+
+    def _do_replay_pegging(self, index) -> None:
+        self.hand, self.pegging = int(index), True
 
     def _do_import_profile(self, text) -> None:
         """Merge a profile file: its games (verified by replaying) and, if newer, its settings."""
@@ -113,13 +117,14 @@ class ProfileScreens:
         """A game someone shared as a link: keep it and open it in the replay viewer."""
         record = record_from_link_code(code)
         self._change(self.profile.add_record(record))
-        self.replaying, self.hand, self.screen = record, 0, "replay"
+        self.replaying, self.hand, self.pegging, self.screen = record, 0, False, "replay"
 
     # -- from the table --
 
-    def game_finished(self, session: Session, seat: int = 0) -> None:
-        """Keep the record of a game that just ended (once, whatever the caller repeats)."""
-        self.keep(record_game(session, seat, self.clock()))
+    def game_finished(self, session: Session, seat: int = 0, coach=None) -> None:
+        """Keep the record of a game that just ended (once, whatever the caller repeats), with
+        the coach's review of it (a `game.coach.GameReview`) when the coach was on."""
+        self.keep(record_game(session, seat, self.clock(), coach=coach))
 
     def keep(self, record) -> None:
         """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""

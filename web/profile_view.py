@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from html import escape
 
+from game.coach import review_hand, walk
+from game.engine import new_game
+
+from .coach_view import discard_html, pegging_html
 from .device_link import LINK_MINUTES, LinkState
 from .profile import PREFERENCES, Profile
 from .records import GameRecord
 from .table.cards import card_face, cards_row
 from .replay import replay_hands
-from .stats import Stats, compute, histogram_svg, results_svg
+from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
 
 LABELS = {
     "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
@@ -29,6 +33,7 @@ LABELS = {
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
+    "coach": ("Coach after each hand (bot games)", {True: "Review my discard and pegging", False: "Off"}),
 }
 
 
@@ -112,13 +117,15 @@ def render_stats(profile: Profile) -> str:
   <div class="table-scroll" tabindex="0" role="region" aria-label="Statistics per kind of game">
     <table class="stats-table">
     <thead><tr><th>Games</th><th>Played</th><th>Won</th><th>Win rate</th><th>Skunks given / taken</th>
-      <th>Pegging per hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th></tr></thead>
+      <th>Pegging per hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th>
+      <th>Discard: points given away a hand</th><th>Pegging: given away a hand</th><th>Hints</th></tr></thead>
     <tbody>{rows}</tbody></table></div>
   <div class="charts">
     <figure>{histogram_svg(everything.shown, "How often each hand score came up")}
       <figcaption>Your hands: points per hand</figcaption></figure>
     <figure>{results_svg(everything.results, "Wins and losses over time, with the running win rate")}
       <figcaption>Results over time (dots up: wins)</figcaption></figure>
+    {_accuracy_figure(everything)}
   </div>
   <h3>Recent games</h3><ol class="games">{"".join(_game_row(r) for r in reversed(profile.records[-20:]))}</ol>"""
     return f"""
@@ -133,7 +140,23 @@ def _stats_row(name: str, s: Stats) -> str:
             f'<td>{s.win_rate:.0%}</td><td>{s.skunks_given} / {s.skunks_taken}</td>'
             f'<td>{s.per_hand("pegging"):.1f}</td><td>{s.per_hand("hand"):.1f}</td>'
             f'<td>{s.per_hand("crib"):.1f}</td><td>{s.best_hand}</td><td>{s.twenty_nines}</td>'
-            f'<td>{streak_text(s.streak)} ({s.best_streak} won)</td></tr>')
+            f'<td>{streak_text(s.streak)} ({s.best_streak} won)</td>'
+            f'<td>{_lost(s, "discard")}</td><td>{_lost(s, "pegging")}</td><td>{s.hints}</td></tr>')
+
+
+def _lost(s: Stats, what: str) -> str:
+    value = s.lost_per_hand(what)
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _accuracy_figure(s: Stats) -> str:
+    """Discard accuracy over time, once the coach has reviewed a game."""
+    if not s.accuracy:
+        return ""
+    chart = accuracy_svg(s.accuracy, "Discard accuracy over time: points given away per hand, each game and the running average")
+    return (f'<figure data-testid="accuracy-chart">{chart}<figcaption>Discard accuracy: points your '
+            f'discards gave away per hand (lower is better; {s.lost_per_hand("discard"):.2f} on average)'
+            f'</figcaption></figure>')
 
 
 def mode_label(mode: str) -> str:
@@ -166,14 +189,37 @@ def _game_row(record: GameRecord) -> str:
             f'<button type="button" class="secondary small" data-action="share-record" data-arg="{record.id}">Copy link</button></li>')
 
 
-def render_replay(record: GameRecord, index: int) -> str:
-    """One hand of a finished game, all cards face up, with buttons to the other hands."""
+def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
+    """The coach's review of hand ``index`` as the record's seat saw it: the discard review
+    always, the pegging review when asked for (``pegging``: it searches, so it waits for a tap)."""
+    hands = walk(new_game(record.config, record.seed), record.actions, record.seat)
+    if not 0 <= index < len(hands) or hands[index].discard is None:
+        return ""
+    hand = hands[index]
+    review = review_hand(hand, index + 1, pegging=pegging)
+    body = discard_html(review.discard)
+    end = hands[index + 1].discard_view.state_id if index + 1 < len(hands) else len(record.actions) + 1
+    asked = sum(hand.discard_view.state_id <= n < end for n in record.hints)
+    if asked:
+        body += f'<p data-testid="replay-hints">You asked the coach for {asked} hint{"s" if asked > 1 else ""} this hand.</p>'
+    if pegging:
+        body += pegging_html(review, 0)
+    elif hand.plays:
+        body += ('<button type="button" class="secondary small" data-action="replay-pegging" '
+                 f'data-arg="{index}" data-testid="replay-pegging">Review the pegging</button>')
+    return (f'<section class="coach replay-coach" data-testid="replay-coach" aria-label="Coach">'
+            f'<div class="coach-body">{body}</div></section>')
+
+
+def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
+    """One hand of a finished game, all cards face up, the coach's review of the seat's choices,
+    and buttons to the other hands."""
     hands = replay_hands(record)
     index = max(0, min(index, len(hands) - 1))
     hand = hands[index]
     names = record.names
     seats = "".join(
-        f'<div class="replay-seat"><h4>{escape(names[seat])}{" (dealer)" if seat == hand.dealer else ""}</h4>'
+        f'<div class="replay-seat"><h3>{escape(names[seat])}{" (dealer)" if seat == hand.dealer else ""}</h3>'
         f'<div class="cards">{cards_row(cards, "small")}</div>'
         f'<div class="label">to the crib: {cards_row(hand.discards[seat], "tiny") if hand.discards else "—"}</div></div>'
         for seat, cards in enumerate(hand.dealt))
@@ -193,6 +239,7 @@ def render_replay(record: GameRecord, index: int) -> str:
   <h3>The play</h3><ol class="replay-lines">{lines}</ol>
   <h3>The show</h3><ul class="replay-shows">{shows or "<li>The game ended before the show.</li>"}</ul>
   <p>Scores after this hand: {" – ".join(map(str, hand.scores))}</p>
+  {replay_coach(record, index, pegging)}
   <div class="actions">
     <button type="button" class="secondary" {previous} data-testid="replay-previous">Previous hand</button>
     <button type="button" class="secondary" {following} data-testid="replay-next">Next hand</button>

@@ -26,7 +26,7 @@ import base64
 import hashlib
 import json
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from game.actions import Action
 from game.codec import config_from_json, config_to_json
@@ -67,6 +67,10 @@ class GameRecord:
     seed: int
     actions: tuple[str, ...]
     summary: Summary
+    hints: tuple[int, ...] = ()          # the coach was asked before these actions (their index)
+    coach: tuple[tuple[int, int], ...] = ()  # per hand: (discard, pegging) points given away, in hundredths
+
+    OPTIONAL = ("hints", "coach")        # records from before the coach have neither
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -76,7 +80,8 @@ class GameRecord:
     @classmethod
     def from_json(cls, data) -> GameRecord:
         """Read and verify a record: it must replay to a finished game with the same summary."""
-        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+        fields = set(cls.__dataclass_fields__)
+        if not isinstance(data, dict) or not fields - set(cls.OPTIONAL) <= set(data) <= fields:
             raise ParseError("a game record has the fields " + ", ".join(cls.__dataclass_fields__))
         config = config_from_json(data["config"])
         seat, seed = data["seat"], data["seed"]
@@ -94,18 +99,50 @@ class GameRecord:
                              data["mode"][:20], data["finished"][:40])
         if record.id != data["id"] or asdict(record.summary) != _summary_json(data["summary"]):
             raise ParseError("this game record has been altered: it does not replay to what it says")
-        return record
+        # The hints are kept (checked for shape); the coach's figures are not: re-checking them
+        # means reviewing every hand again, so a record from elsewhere brings none.
+        return replace(record, hints=clean_hints(data.get("hints", []), len(actions)))
 
 
-def record_game(session: Session, seat: int, finished: str, mode: str | None = None) -> GameRecord:
-    """The record of the session's finished game, seen from ``seat``."""
+def clean_hints(hints, actions: int) -> tuple[int, ...]:
+    """Hint positions as a record keeps them: whole numbers within the game, each once."""
+    if not isinstance(hints, (list, tuple)):
+        raise ParseError("a game record's hints are damaged")
+    return tuple(sorted({n for n in hints if type(n) is int and 0 <= n <= actions}))[:500]
+
+
+def clean_coach(figures) -> tuple[tuple[int, int], ...]:
+    """The coach's figures as a record keeps them: per hand, two whole hundredths from 0 up."""
+    if not isinstance(figures, (list, tuple)):
+        raise ParseError("a game record's coach figures are damaged")
+    kept = []
+    for pair in figures[:200]:
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and
+                all(type(n) is int and 0 <= n <= 100_000 for n in pair)):
+            raise ParseError("a game record's coach figures are damaged")
+        kept.append((pair[0], pair[1]))
+    return tuple(kept)
+
+
+def coach_figures(game) -> tuple[tuple[int, int], ...]:
+    """A `game.coach.GameReview` as a record keeps it (hundredths of a point, per hand)."""
+    return tuple((round(review.discard_lost * 100), round(review.pegging_lost * 100))
+                 for review in game.reviews)
+
+
+def record_game(session: Session, seat: int, finished: str, mode: str | None = None,
+                coach=None) -> GameRecord:
+    """The record of the session's finished game, seen from ``seat``, with the hints asked for
+    and the coach's `GameReview` of it (if it was on)."""
     state = session.state
     if state.phase != OVER:
         raise ParseError("only a finished game can be recorded")
     if mode is None:
         mode = record_mode(session.bots, seat)
-    return make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
-                       session.names, mode, finished)
+    record = make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
+                         session.names, mode, finished)
+    return replace(record, hints=clean_hints(getattr(session, "hints", []), len(state.actions)),
+                   coach=coach_figures(coach) if coach is not None else ())
 
 
 def record_mode(bots, seat: int) -> str:

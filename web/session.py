@@ -26,6 +26,7 @@ from game.view import View, view
 
 SCHEMA = 1
 LOG_LINES = 400
+MAX_HINTS = 500
 MAX_NAME = 24
 
 
@@ -38,7 +39,7 @@ def clean_name(name, fallback: str) -> str:
 class Session:
     """The engine state plus the table around it. Not frozen: it is the one mutable owner."""
 
-    def __init__(self, state: State, names, bots, log=()):
+    def __init__(self, state: State, names, bots, log=(), hints=()):
         players = state.config.players
         if len(names) != players or len(bots) != players:
             raise ParseError("a table lists a name and a bot level (or none) for every seat")
@@ -48,6 +49,7 @@ class Session:
         self.names = [clean_name(name, f"Seat {seat + 1}") for seat, name in enumerate(names)]
         self.bots = list(bots)
         self.log = list(log)[-LOG_LINES:]
+        self.hints = [n for n in hints if type(n) is int and 0 <= n <= len(state.actions)][:MAX_HINTS]
 
     @classmethod
     def new(cls, players: int, target: int, names, bots, seed: int, match_wins: int = 1) -> Session:
@@ -105,9 +107,15 @@ class Session:
             return ()
         return self.act(seat, thought.action)
 
+    def used_hint(self, state_id: int) -> None:
+        """The player asked the coach about the decision at ``state_id`` (kept with the game)."""
+        if state_id not in self.hints and len(self.hints) < MAX_HINTS:
+            self.hints.append(state_id)
+
     def rematch(self, seed: int) -> None:
         """A new game at the same table, with the same players and bots."""
         self.state = new_game(self.config, seed)
+        self.hints = []
         self.log.append("— new game —")
         if self.state.cut:
             self.record([Event("cut_for_deal", seat=self.state.dealer, cards=self.state.cut)])
@@ -121,7 +129,7 @@ class Session:
 
     def to_json(self) -> str:
         return json.dumps({"v": SCHEMA, "state": encode_state(self.state), "names": self.names,
-                           "bots": self.bots, "log": self.log})
+                           "bots": self.bots, "log": self.log, "hints": self.hints})
 
     @classmethod
     def from_json(cls, text: str) -> Session:
@@ -138,4 +146,7 @@ class Session:
         names, bots = data.get("names"), data.get("bots")
         if not isinstance(names, list) or not isinstance(bots, list):
             raise ParseError("the saved table's seats are damaged")
-        return cls(decode_state(data.get("state")), names, bots, log)
+        hints = data.get("hints", [])
+        if not isinstance(hints, list):
+            raise ParseError("the saved table's hints are damaged")
+        return cls(decode_state(data.get("state")), names, bots, log, hints)

@@ -30,6 +30,24 @@ class Stats:
     streak: int = 0            # current: positive for wins in a row, negative for losses
     best_streak: int = 0
     results: list[tuple[str, bool]] = field(default_factory=list)   # (finished, won), oldest first
+    coached_hands: int = 0     # hands the coach reviewed (games that ended here with it on)
+    discard_lost: int = 0      # expected points the discards gave away, in hundredths
+    pegging_lost: int = 0      # estimated points the pegging gave away, in hundredths
+    accuracy: list[tuple[str, float]] = field(default_factory=list)  # (finished, discard points lost a hand)
+    hints: int = 0
+
+    def lost_per_hand(self, what: str) -> float | None:
+        """Points given away per reviewed hand in the ``discard`` or the ``pegging``; None
+        before any reviewed game.
+
+        >>> s = Stats(coached_hands=4, discard_lost=250, pegging_lost=100)
+        >>> s.lost_per_hand("discard"), s.lost_per_hand("pegging"), Stats().lost_per_hand("discard")
+        (0.625, 0.25, None)
+        """
+        if not self.coached_hands:
+            return None
+        total = self.discard_lost if what == "discard" else self.pegging_lost
+        return total / 100 / self.coached_hands
 
     @property
     def win_rate(self) -> float:
@@ -60,6 +78,13 @@ class Stats:
             self.streak = self.streak - 1 if self.streak < 0 else -1
         self.best_streak = max(self.best_streak, self.streak)
         self.results.append((record.finished, s.won))
+        self.hints += len(record.hints)
+        if record.coach:
+            lost = sum(discard for discard, _ in record.coach)
+            self.coached_hands += len(record.coach)
+            self.discard_lost += lost
+            self.pegging_lost += sum(pegging for _, pegging in record.coach)
+            self.accuracy.append((record.finished, lost / 100 / len(record.coach)))
 
 
 def group_of(record: GameRecord) -> str:
@@ -114,4 +139,26 @@ def results_svg(results, title: str) -> str:
             f'<text x="{width - 2}" y="8" text-anchor="end">won</text>'
             f'<text x="{width - 2}" y="68" text-anchor="end">lost · win rate now {rate:.0%}</text>')
     return (f'<svg class="chart" viewBox="0 0 {width} 70" role="img" aria-label="{escape(title)}">'
+            f'{axis}<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')
+
+
+def accuracy_svg(accuracy, title: str) -> str:
+    """Discard accuracy over time: each reviewed game's points given away per hand in its
+    discards (lower is better), with the running average."""
+    if not accuracy:
+        return ""
+    width = max(len(accuracy) * 8, 240)
+    top = max(2.0, 1.25 * max(value for _, value in accuracy))   # room above the highest dot
+    dots, line, total = [], [], 0.0
+    for index, (_, value) in enumerate(accuracy):
+        total += value
+        x = index * 8 + 4
+        dots.append(f'<circle cx="{x}" cy="{58 - 50 * value / top:.1f}" r="2.2" class="game">'
+                    f'<title>{value:.2f} points a hand</title></circle>')
+        line.append(f"{x},{58 - 50 * total / (index + 1) / top:.1f}")
+    now = total / len(accuracy)
+    axis = (f'<line x1="0" y1="58.5" x2="{width}" y2="58.5" class="axis"/>'
+            f'<text x="2" y="8">{top:.1f} points</text>'
+            f'<text x="{width - 2}" y="68" text-anchor="end">0 · average now {now:.2f} a hand</text>')
+    return (f'<svg class="chart accuracy" viewBox="0 0 {width} 70" role="img" aria-label="{escape(title)}">'
             f'{axis}<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')

@@ -6,6 +6,7 @@ from html import escape
 
 from game.engine import DISCARDING, OVER, PLAYING
 
+from ..coach_view import hint_html, hint_line, review_html, summary_html
 from ..controller import Controller, hand_order
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
@@ -39,7 +40,7 @@ def render_table(ctl: Controller) -> str:
              f'data-state="{view.state_id}">',
              scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
              '<section class="felt" aria-label="The table">', opponents(ctl, view),
-             middle(ctl, view), my_hand(ctl, view), '</section>']
+             middle(ctl, view), my_hand(ctl, view), '</section>', coach_panels(ctl)]
     if view.phase == OVER and not ctl.show:
         parts.append(verdict_panel(ctl, view))
     if multiplayer:
@@ -346,6 +347,13 @@ def my_hand(ctl: Controller, view) -> str:
     elif ctl.show:
         action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
                   'Continue</button>')
+    if (discarding or playing) and getattr(ctl, "hints_allowed", lambda: False)():
+        action += ('<button class="secondary" data-action="hint" data-testid="hint-button" '
+                   'aria-keyshortcuts="h" title="key H">Hint</button>')
+    hint = getattr(ctl, "current_hint", lambda: None)()
+    if ctl.show and getattr(ctl, "hand_review", lambda: None)() is not None:
+        # Phones: the review is under the table; a link jumps down to it (wide screens show it beside).
+        action += '<a class="coach-jump" href="#coach-review" data-testid="coach-jump">Coach review ↓</a>'
     if shown is not None:
         mine = show_hand(ctl, view, shown)
     else:
@@ -360,9 +368,22 @@ def my_hand(ctl: Controller, view) -> str:
     hand = f'<div class="hand"{hidden} style="--n:{len(buttons)}" data-testid="hand">{"".join(buttons)}</div>'
     order = show_order(ctl).get(("show", me), "")
     return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}{order}" '
-            f'aria-label="Your hand">{status_line(ctl, view)}'
+            f'aria-label="Your hand">{status_line(ctl, view)}{hint_line(hint)}'
             f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'{hand}<div class="actions">{action}</div></section>')
+
+
+def coach_panels(ctl) -> str:
+    """The coach under the table: the hint asked for, and the latest shown hand's review (open
+    while the show is on screen, a line to open afterwards)."""
+    hint = getattr(ctl, "current_hint", lambda: None)()
+    parts = [hint_html(hint)]
+    found = getattr(ctl, "hand_review", lambda: None)()
+    if found is not None:
+        review, missing = found
+        parts.append(review_html(review, missing, open_=bool(ctl.show)))
+    inner = "".join(parts)
+    return f'<div class="coach-panels" data-key="coach">{inner}</div>' if inner else ""
 
 
 def verdict_panel(ctl: Controller, view) -> str:
@@ -383,9 +404,11 @@ def verdict_panel(ctl: Controller, view) -> str:
         f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
         for side, name in enumerate(names))
+    found = getattr(ctl, "game_review", lambda: None)()
+    coach = summary_html(*found) if found else ""
     return (f'<section class="overlay" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
             f'<div class="panel"><h2 id="verdict-title">{headline}</h2><ol class="final">{rows}</ol>'
-            f'<div class="actions">{buttons}</div></div></section>')
+            f'{coach}<div class="actions">{buttons}</div></div></section>')
 
 
 def log_panel(lines) -> str:

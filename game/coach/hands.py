@@ -1,0 +1,165 @@
+"""A game cut into hands as one seat saw them, and the review of each hand and of the game.
+
+`walk` replays a game and keeps, for one seat, only what that seat knew when it decided:
+its `View` before each of its discards and plays, and what the show made public afterwards
+(the starter, its hand's count, the crib's count). The reviews are built from nothing else,
+so they cannot reveal a hidden card: the views are the engine's own boundary (`game.view`).
+
+>>> from game.engine import Config, new_game, apply
+>>> from game.bots import make_bot
+>>> state = start = new_game(Config(target=61), seed=4)
+>>> bots = [make_bot("medium", 1), make_bot("medium", 2)]
+>>> while state.phase != "over":
+...     seat = next(s for s in (0, 1) if view(state, s).legal)
+...     state, _ = apply(state, bots[seat].choose(view(state, seat)))
+>>> hands = walk(start, state.actions, seat=0)
+>>> hands[0].discard_view.hand_no == 0 and len(hands[0].discard_view.hand), hands[0].starter is not None
+(6, True)
+>>> summary = review_game(hands, pegging=False)
+>>> summary.hands == len(hands), summary.discard_lost >= 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..actions import Action
+from ..cards import Card
+from ..engine import apply
+from ..view import View, view
+from .discards import DiscardReview, review_discard
+from .plays import PlayReview, has_choice, review_play
+
+
+@dataclass
+class HandSeen:
+    """One hand as ``seat`` knew it: the view it discarded from and its discard, the views it
+    played from (only turns with a choice of ranks) with its cards, and what became public."""
+
+    seat: int
+    discard_view: View
+    discard: Action | None = None
+    plays: list[tuple[View, Action]] = field(default_factory=list)
+    starter: Card | None = None
+    hand_shown: int | None = None
+    crib_shown: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """(game, hand) numbers: which hand of a match this is."""
+        return (self.discard_view.game_no, self.discard_view.hand_no)
+
+    @property
+    def shown(self) -> bool:
+        """Whether the hand reached its show (the crib counted)."""
+        return self.crib_shown is not None
+
+
+def walk(start, actions, seat: int) -> list[HandSeen]:
+    """Replay ``actions`` from ``start`` (a new game's state) and keep ``seat``'s side of
+    every hand, in order; the last may be unfinished."""
+    walker = Walker(start, seat)
+    walker.advance(actions)
+    return walker.hands
+
+
+class Walker:
+    """`walk`, kept going: ``advance(actions)`` takes a game's whole action list each time and
+    replays only the actions it has not seen yet (a page calls it after every move)."""
+
+    def __init__(self, start, seat: int):
+        self.start, self.seat, self.state, self.done = start, seat, start, 0
+        self.hands: list[HandSeen] = []
+        if start.phase == "discard":
+            self.hands.append(HandSeen(seat, view(start, seat)))
+
+    def advance(self, actions) -> list[HandSeen]:
+        for action in list(actions)[self.done:]:
+            self._step(Action.parse(action) if isinstance(action, str) else action)
+            self.done += 1
+        return self.hands
+
+    def _step(self, action) -> None:
+        seat, hands = self.seat, self.hands
+        if action.seat == seat and hands:
+            if action.kind == "discard":
+                hands[-1].discard = action
+            else:
+                seen = view(self.state, seat)
+                if has_choice(seen):
+                    hands[-1].plays.append((seen, action))
+        self.state, events = apply(self.state, action)
+        for event in events:
+            if event.kind == "starter" and hands:
+                hands[-1].starter = event.cards[0]
+            elif event.kind == "show" and event.seat == seat and hands:
+                hands[-1].hand_shown = event.breakdown.total
+            elif event.kind == "crib" and hands:
+                hands[-1].crib_shown = event.breakdown.total
+            elif event.kind == "deal" and self.state.phase == "discard":
+                hands.append(HandSeen(seat, view(self.state, seat)))
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A hand's discard review and its play reviews (only the turns with a choice)."""
+
+    number: int
+    discard: DiscardReview | None
+    plays: tuple[PlayReview, ...]
+
+    @property
+    def discard_lost(self) -> Fraction:
+        return self.discard.gave_away if self.discard else Fraction(0)
+
+    @property
+    def pegging_lost(self) -> float:
+        return sum(play.lost for play in self.plays if play.mistake)
+
+
+def review_hand(hand: HandSeen, number: int = 1, pegging: bool = True, known=None) -> HandReview:
+    """The review of one hand. ``known`` maps a view's state id to a `PlayReview` already
+    computed (the page reviews each play while the bots think), so nothing is searched twice."""
+    discard = None
+    if hand.discard is not None:
+        discard = review_discard(hand.discard_view, hand.discard, hand.starter,
+                                 hand.hand_shown, hand.crib_shown)
+    plays = ()
+    if pegging:
+        known = known or {}
+        plays = tuple(known.get(seen.state_id) or review_play(seen, action)
+                      for seen, action in hand.plays)
+    return HandReview(number, discard, plays)
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """Every hand's review, and what the seat gave away in all: expected points in its
+    discards (exact, as the discard review counts them) and estimated points in the play."""
+
+    reviews: tuple[HandReview, ...]
+
+    @property
+    def hands(self) -> int:
+        return len(self.reviews)
+
+    @property
+    def discard_lost(self) -> Fraction:
+        return sum((review.discard_lost for review in self.reviews), Fraction(0))
+
+    @property
+    def pegging_lost(self) -> float:
+        return sum(review.pegging_lost for review in self.reviews)
+
+    @property
+    def mistakes(self) -> int:
+        """Plays that gave away at least `plays.MIN_LOST` points."""
+        return sum(play.mistake for review in self.reviews for play in review.plays)
+
+
+def review_game(hands, pegging: bool = True, known=None) -> GameReview:
+    """The review of every hand in ``hands`` (from `walk`) that got as far as a discard."""
+    return GameReview(tuple(review_hand(hand, number, pegging, known)
+                            for number, hand in enumerate(hands, start=1) if hand.discard))

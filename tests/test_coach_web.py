@@ -1,0 +1,189 @@
+"""The coach at the table (web.coach, the controller's hint and reviews), in records, statistics
+and the replay viewer: pure Python, no browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.bots import run
+from game.cards import Card, parse_cards
+from game.engine import Config, apply, new_game, stack_deck
+from game.errors import ParseError
+from game.view import view
+from web.coach import TableCoach
+from web.coach_view import hint_html
+from web.controller import Controller
+from web.profile import Profile
+from web.profile_view import render_replay, render_stats
+from web.records import GameRecord, clean_coach, record_game
+from web.render import render
+from web.session import Session
+from web.stats import compute
+
+
+def play(ctl: Controller, hint_every_turn: bool = False) -> None:
+    """Play the player's seat (the first two cards, the highest playable card) to the end."""
+    for _ in range(3000):
+        if ctl.session.state.phase == "over" and not ctl.show:
+            return
+        if ctl.show:
+            ctl.command("continue")
+        elif ctl.bot_waiting():
+            ctl.bot_step()
+        else:
+            view = ctl.view()
+            if hint_every_turn:
+                ctl.command("key", "h")
+            if view.phase == "discard":
+                for card in view.hand[:view.config.to_crib]:
+                    ctl.command("select", str(card))
+                ctl.command("confirm-discard")
+            elif view.legal:
+                ctl.command("play", str(view.legal[-1].card))
+    raise AssertionError("the game did not end")
+
+
+def table(seed=5, coach=True) -> Controller:
+    ctl = Controller(seed_source=lambda: seed, prefs={"coach": coach})
+    ctl.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
+    return ctl
+
+
+def test_a_hint_shows_the_best_discard_and_is_kept_with_the_game():
+    ctl = table()
+    ctl.command("key", "h")
+    assert not ctl.error and ctl.announcement.startswith("Hint: throw")
+    hint = ctl.current_hint()
+    assert hint.kind == "discard" and ctl.session.hints == [ctl.view().state_id]
+    html = render(ctl)
+    assert 'data-testid="hint"' in html and 'data-testid="hint-line"' in html
+    ctl.command("hint")
+    assert ctl.session.hints == [ctl.view().state_id]          # asked twice, kept once
+    saved = Session.from_json(ctl.session.to_json())
+    assert saved.hints == ctl.session.hints
+
+
+def test_a_hint_goes_when_its_decision_is_made_and_none_is_given_out_of_turn():
+    ctl = table()
+    ctl.command("hint")
+    view = ctl.view()
+    for card in view.hand[:2]:
+        ctl.command("select", str(card))
+    ctl.command("confirm-discard")
+    assert ctl.current_hint() is None
+    if ctl.view().turn != 0:
+        ctl.command("hint")
+        assert ctl.error == "there is nothing to choose just now"
+
+
+def test_reviews_follow_each_show_and_the_verdict_sums_them_up():
+    ctl = table(seed=8)
+    seen = []
+    for _ in range(3000):
+        if ctl.session.state.phase == "over" and not ctl.show:
+            break
+        if ctl.show:
+            while ctl.coach_waiting():
+                run(ctl.coach_thinking())
+            review, missing = ctl.hand_review()
+            assert missing == 0 and review.discard.choice is not None
+            html = render(ctl)
+            assert 'data-testid="coach-review" open' in html and "Discard review" in html
+            seen.append(review.number)
+            ctl.command("continue")
+            assert 'data-testid="coach-review" open' not in render(ctl)   # closed, still there
+        else:
+            play_once(ctl)
+    assert seen == sorted(seen) and seen
+    assert 'data-testid="coach-summary"' in render(ctl)
+    record = record_game(ctl.session, 0, "2026-12-01T10:00:00Z", coach=ctl.finished_review())
+    assert len(record.coach) == ctl.coach.game_review()[0].hands
+    assert all(d >= 0 and p >= 0 for d, p in record.coach)
+
+
+def play_once(ctl: Controller) -> None:
+    if ctl.bot_waiting():
+        ctl.bot_step()
+        return
+    view = ctl.view()
+    if view.phase == "discard":
+        for card in view.hand[:2]:
+            ctl.command("select", str(card))
+        ctl.command("confirm-discard")
+    elif view.legal:
+        ctl.command("play", str(view.legal[-1].card))
+
+
+def test_with_the_coach_off_there_are_no_reviews_but_hints_still_come_on_request():
+    ctl = table(coach=False)
+    ctl.command("hint")
+    assert ctl.current_hint() is not None
+    play(ctl)
+    assert ctl.hand_review() is None and ctl.finished_review() is None
+    assert 'data-testid="coach-summary"' not in render(ctl)
+
+
+def finished_record(seed=3, coach=True) -> GameRecord:
+    ctl = table(seed=seed, coach=coach)
+    play(ctl, hint_every_turn=True)
+    return record_game(ctl.session, 0, f"2026-12-0{seed}T10:00:00Z", coach=ctl.finished_review())
+
+
+def test_records_keep_hints_and_figures_locally_and_drop_the_figures_from_elsewhere():
+    record = finished_record()
+    assert record.hints and record.coach
+    local = Profile.from_json(Profile.new("Ann").add_record(record).to_json())
+    assert local.records[0] == record
+    imported = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert imported.hints == record.hints and imported.coach == ()
+    old = record.to_json()
+    del old["hints"], old["coach"]
+    assert GameRecord.from_json(old).coach == ()          # a record from before the coach
+
+
+@pytest.mark.parametrize("figures", [[[1]], [[1, -2]], [["1", 2]], "x", [[1, 2.5]]])
+def test_damaged_coach_figures_are_refused(figures):
+    with pytest.raises(ParseError, match="coach figures"):
+        clean_coach(figures)
+
+
+def test_statistics_track_discard_accuracy_with_a_chart():
+    records = [finished_record(seed) for seed in (3, 4)]
+    stats = compute(records)["all"]
+    hands = sum(len(r.coach) for r in records)
+    assert stats.coached_hands == hands
+    assert stats.lost_per_hand("discard") == sum(d for r in records for d, _ in r.coach) / 100 / hands
+    assert [finished for finished, _ in stats.accuracy] == sorted(r.finished for r in records)
+    profile = Profile.new("Ann")
+    for record in records:
+        profile = profile.add_record(record)
+    html = render_stats(profile)
+    assert 'data-testid="accuracy-chart"' in html and "Discard accuracy" in html
+
+
+def test_the_replay_viewer_reviews_the_seats_discard_and_on_request_its_pegging():
+    record = finished_record()
+    html = render_replay(record, 0)
+    assert 'data-testid="replay-coach"' in html and "Discard review" in html
+    assert "Pegging review" not in html
+    with_pegging = next(render_replay(record, i, True) for i in range(8)
+                        if 'data-testid="replay-pegging"' in render_replay(record, i))
+    assert "Pegging review" in with_pegging
+
+
+def test_the_replay_says_in_which_hands_a_hint_was_asked_for():
+    record = finished_record()          # a hint at every decision
+    assert all('data-testid="replay-hints"' in render_replay(record, i) for i in range(2))
+
+
+def test_a_hint_with_one_rank_to_play_says_so_without_searching():
+    config = Config()
+    deck = stack_deck(config, 1, [parse_cards("KH KD KC KS QH QD"), parse_cards("AS 2S 3S 4S 6H 7H")],
+                      Card.parse("9C"))
+    state = new_game(config, seed=1, stacked=[deck], first_dealer=1)
+    state, _ = apply(state, "0 discard QH QD")
+    state, _ = apply(state, "1 discard 6H 7H")
+    hint = TableCoach(0).hint(view(state, 0))
+    assert hint.kind == "only" and "can be played" in hint_html(hint)

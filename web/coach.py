@@ -1,0 +1,127 @@
+"""The coach at a table: hints during a decision, the review after each hand's show, and the
+game's summary. Pure Python over `game.coach`; the HTML is `web.coach_view`'s.
+
+`TableCoach` follows one seat's game with a `game.coach.Walker` (each action replayed once
+more, keeping only that seat's views), remembers the play reviews it has searched, and says
+which are still to do, so the page can search them in slices while the bots think.
+
+>>> from web.session import Session
+>>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
+>>> coach = TableCoach(seat=0)
+>>> hint = coach.hint(session.view(0))
+>>> hint.kind, len(hint.discard.options)
+('discard', 15)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.bots.levels import run
+from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, Walker,
+                        has_choice, review_discard, think_play, think_values)
+from game.engine import new_game
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The suggestion for the decision of view ``state_id``: a discard review (every option,
+    none chosen) or the estimate of each playable rank, best first."""
+
+    state_id: int
+    kind: str                                  # "discard", "play", or "only" (one rank can be played)
+    discard: DiscardReview | None = None
+    values: tuple[tuple[int, float], ...] = ()
+    suits: tuple = ()                          # the seat's playable cards, to name the rank's card
+
+
+class TableCoach:
+    """What the coach knows of one seat's game so far."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.walker: Walker | None = None
+        self.game = None                       # (seed, config): which game the walker follows
+        self.known: dict[int, PlayReview] = {}  # view state id -> its play's review
+        self.discards: dict[int, DiscardReview] = {}
+
+    # -- following the game --
+
+    def sync(self, state) -> list[HandSeen]:
+        """Catch up with ``state`` (a session's state); a new game starts a new walk."""
+        game = (state.seed, state.config, state.stacked)
+        if self.walker is None or game != self.game or self.walker.done > len(state.actions):
+            self.walker = Walker(new_game(state.config, state.seed, state.stacked), self.seat)
+            self.game, self.known, self.discards = game, {}, {}
+        return self.walker.advance(state.actions)
+
+    @property
+    def hands(self) -> list[HandSeen]:
+        return self.walker.hands if self.walker else []
+
+    def pending(self):
+        """The first of the seat's plays not reviewed yet, as (view, action), or None."""
+        for hand in self.hands:
+            for seen, action in hand.plays:
+                if seen.state_id not in self.known:
+                    return seen, action
+        return None
+
+    def thinking(self):
+        """Review the first pending play, as a generator that yields between samples."""
+        job = self.pending()
+        if job is not None:
+            seen, action = job
+            self.known[seen.state_id] = yield from think_play(seen, action)
+
+    # -- what the screen shows --
+
+    def hint(self, view) -> Hint | None:
+        """The suggestion for ``view``'s decision, or None when the seat has none to make."""
+        if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:
+            return Hint(view.state_id, "discard", discard=review_discard(view))
+        if view.phase == "play" and view.turn == view.seat and view.legal:
+            cards = tuple(action.card for action in view.legal)
+            if not has_choice(view):      # one rank only: nothing to weigh
+                return Hint(view.state_id, "only", suits=cards)
+            return Hint(view.state_id, "play", values=run(think_values(view)), suits=cards)
+        return None
+
+    def discard_review(self, hand: HandSeen) -> DiscardReview | None:
+        if hand.discard is None:
+            return None
+        key = hand.discard_view.state_id
+        review = self.discards.get(key)
+        if review is None or review.crib_shown != hand.crib_shown:
+            review = self.discards[key] = review_discard(
+                hand.discard_view, hand.discard, hand.starter, hand.hand_shown, hand.crib_shown)
+        return review
+
+    def hand_review(self, hand: HandSeen, number: int) -> tuple[HandReview, int]:
+        """The review of ``hand`` with the plays reviewed so far, and how many are still to do."""
+        plays = tuple(self.known[seen.state_id] for seen, _ in hand.plays
+                      if seen.state_id in self.known)
+        return HandReview(number, self.discard_review(hand), plays), len(hand.plays) - len(plays)
+
+    def last_shown(self) -> tuple[HandReview, int] | None:
+        """The review of the latest hand that reached its show (or, when the game ended
+        before a show, the last hand), with the count of plays still to review."""
+        hands = self.hands
+        for number in range(len(hands), 0, -1):
+            hand = hands[number - 1]
+            if hand.shown or (number == len(hands) and self._over() and hand.discard):
+                return self.hand_review(hand, number)
+        return None
+
+    def game_review(self) -> tuple[GameReview, int]:
+        """Every hand's review so far, and the plays still to review."""
+        reviews, missing = [], 0
+        for number, hand in enumerate(self.hands, start=1):
+            if hand.discard is not None:
+                review, left = self.hand_review(hand, number)
+                reviews.append(review)
+                missing += left
+        return GameReview(tuple(reviews)), missing
+
+    def _over(self) -> bool:
+        return self.walker is not None and self.walker.state.phase == "over"
