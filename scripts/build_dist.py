@@ -108,6 +108,8 @@ def import_time_imports(source: str, name: str, is_package: bool, known: set[str
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 continue   # runs when called, not when imported
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue   # for type checkers only (web.friends.glue's lazy classes)
             if isinstance(child, ast.Import):
                 found.update(alias.name for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
