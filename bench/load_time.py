@@ -44,7 +44,9 @@ our modules, the runtime's JavaScript and the page's own files).
 (scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "pyc-both"
 is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
 stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
-one run; each is checked against the goals.
+one run; each is checked against the goals. "git:REF" is dist/ as the repository's commit REF
+built it (its own scripts/build_dist.py, this checkout's vendored runtime): "git:main" against
+the default build is the before/after of the work on this branch.
 """
 
 import argparse
@@ -53,6 +55,7 @@ import os
 import pickle
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -244,6 +247,8 @@ def build(out: Path, spec: str) -> None:
         wasm = out / "web" / "vendor" / "pyodide" / "pyodide.asm.wasm"
         (out / (wasm.name + ".br")).unlink(missing_ok=True)
         wasm.with_name(wasm.name + ".br").write_bytes(brotli.compress(wasm.read_bytes(), quality=9))
+    elif spec.startswith("git:"):
+        figures = build_at_commit(spec.removeprefix("git:"), out)
     else:
         figures = build_dist.build(out, stdlib=kind, app=app or "pyc")
     print(f"dist {spec} built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
@@ -253,6 +258,24 @@ def build(out: Path, spec: str) -> None:
     if precached:
         print(f"note: sw.js precaches {len(precached)} .gz/.br copies as files of their own "
               "(build_dist.site_files should leave them out)")
+
+
+def build_at_commit(ref: str, out: Path) -> dict:
+    """dist/ as the repository's commit `ref` built it: that commit's files (git archive), with
+    this checkout's web/vendor/ and node_modules/ (not in git), built by its own build_dist.py."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        for shared in ("web/vendor", "node_modules"):
+            (tree / shared).symlink_to(ROOT / shared, target_is_directory=True)
+        built = subprocess.run([sys.executable, str(tree / "scripts" / "build_dist.py"), "--out", str(out)],
+                               cwd=tree, check=True, capture_output=True, text=True)
+    files = [path for path in out.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")]
+    raw = sum(path.stat().st_size for path in files)
+    packed = sum(min(copy.stat().st_size for copy in [path] + [path.with_name(path.name + ext) for ext in (".br", ".gz")]
+                     if copy.exists()) for path in files)
+    return {"files": len(files), "bytes": raw, "compressed": packed, "stdlib": built.stdout.strip().splitlines()[-1]}
 
 
 def dist_name(spec: str) -> str:
