@@ -54,6 +54,7 @@ import contextlib
 import os
 import pickle
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -267,10 +268,12 @@ def build_at_commit(ref: str, out: Path) -> dict:
         tree = Path(folder)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-        for shared in ("web/vendor", "node_modules"):
-            (tree / shared).symlink_to(ROOT / shared, target_is_directory=True)
+        shutil.copytree(ROOT / "web" / "vendor", tree / "web" / "vendor")   # build_dist's rglob skips links
+        (tree / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
         built = subprocess.run([sys.executable, str(tree / "scripts" / "build_dist.py"), "--out", str(out)],
-                               cwd=tree, check=True, capture_output=True, text=True)
+                               cwd=tree, capture_output=True, text=True)
+        if built.returncode:
+            sys.exit(f"load_time: building {ref} failed:\n{built.stderr}")
     files = [path for path in out.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")]
     raw = sum(path.stat().st_size for path in files)
     packed = sum(min(copy.stat().st_size for copy in [path] + [path.with_name(path.name + ext) for ext in (".br", ".gz")]
@@ -410,6 +413,29 @@ def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str
             print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
+def before_after(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str]) -> None:
+    """One Markdown row per dist/ variant (the closing note's before/after table): first-visit
+    bytes by kind, and the ratios to the empty page in this run, medians."""
+    names = [kind for kind, _ in KINDS]
+    desktop, mobile = results.get("desktop", {}), results.get("mobile", {})
+
+    def ratio(pages, name):
+        if name not in pages or EMPTY not in pages:
+            return "-"
+        return f"{median([x.ready_ms for x in pages[name]['cold']]) / median([x.ready_ms for x in pages[EMPTY]['cold']]):.2f}x"
+
+    print("| first visit | " + " | ".join(names) + " | total | desktop cold / empty | mobile cold / empty | repeat |")
+    print("|" + " --- |" * (len(names) + 5))
+    for spec in specs:
+        name = dist_name(spec)
+        pages = desktop if name in desktop else mobile
+        loads = pages[name]["cold"]
+        cells = [size(median([load.kinds[kind] for load in loads])) for kind in names]
+        repeat = size(median([load.received for load in pages[name]["repeat"]]))
+        print(f"| {spec} | " + " | ".join(cells) + f" | {size(median([load.received for load in loads]))} | "
+              f"{ratio(desktop, name)} | {ratio(mobile, name)} | {repeat} |")
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -434,6 +460,8 @@ def main() -> None:
         if args.save:
             args.save.write_bytes(pickle.dumps((specs, results)))
     report(results, specs)
+    print()
+    before_after(results, specs)
 
 
 if __name__ == "__main__":
