@@ -44,7 +44,9 @@ our modules, the runtime's JavaScript and the page's own files).
 (scripts/build_dist.py --stdlib: full, pyc, py; add "-APP" for build_dist.py --app APP: "pyc-both"
 is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
 stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
-one run; each is checked against the goals.
+one run; each is checked against the goals. "git:REF" is dist/ as the repository's commit REF
+built it (its own scripts/build_dist.py, this checkout's vendored runtime): "git:main" against
+the default build is the before/after of the work on this branch.
 """
 
 import argparse
@@ -52,7 +54,9 @@ import contextlib
 import os
 import pickle
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -244,6 +248,8 @@ def build(out: Path, spec: str) -> None:
         wasm = out / "web" / "vendor" / "pyodide" / "pyodide.asm.wasm"
         (out / (wasm.name + ".br")).unlink(missing_ok=True)
         wasm.with_name(wasm.name + ".br").write_bytes(brotli.compress(wasm.read_bytes(), quality=9))
+    elif spec.startswith("git:"):
+        figures = build_at_commit(spec.removeprefix("git:"), out)
     else:
         figures = build_dist.build(out, stdlib=kind, app=app or "pyc")
     print(f"dist {spec} built: {figures['files']} files, {figures['bytes'] / 1e6:.1f} MB, "
@@ -253,6 +259,26 @@ def build(out: Path, spec: str) -> None:
     if precached:
         print(f"note: sw.js precaches {len(precached)} .gz/.br copies as files of their own "
               "(build_dist.site_files should leave them out)")
+
+
+def build_at_commit(ref: str, out: Path) -> dict:
+    """dist/ as the repository's commit `ref` built it: that commit's files (git archive), with
+    this checkout's web/vendor/ and node_modules/ (not in git), built by its own build_dist.py."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        shutil.copytree(ROOT / "web" / "vendor", tree / "web" / "vendor")   # build_dist's rglob skips links
+        (tree / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+        built = subprocess.run([sys.executable, str(tree / "scripts" / "build_dist.py"), "--out", str(out)],
+                               cwd=tree, capture_output=True, text=True)
+        if built.returncode:
+            sys.exit(f"load_time: building {ref} failed:\n{built.stderr}")
+    files = [path for path in out.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")]
+    raw = sum(path.stat().st_size for path in files)
+    packed = sum(min(copy.stat().st_size for copy in [path] + [path.with_name(path.name + ext) for ext in (".br", ".gz")]
+                     if copy.exists()) for path in files)
+    return {"files": len(files), "bytes": raw, "compressed": packed, "stdlib": built.stdout.strip().splitlines()[-1]}
 
 
 def dist_name(spec: str) -> str:
@@ -387,6 +413,29 @@ def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str
             print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
+def before_after(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str]) -> None:
+    """One Markdown row per dist/ variant (the closing note's before/after table): first-visit
+    bytes by kind, and the ratios to the empty page in this run, medians."""
+    names = [kind for kind, _ in KINDS]
+    desktop, mobile = results.get("desktop", {}), results.get("mobile", {})
+
+    def ratio(pages, name):
+        if name not in pages or EMPTY not in pages:
+            return "-"
+        return f"{median([x.ready_ms for x in pages[name]['cold']]) / median([x.ready_ms for x in pages[EMPTY]['cold']]):.2f}x"
+
+    print("| first visit | " + " | ".join(names) + " | total | desktop cold / empty | mobile cold / empty | repeat |")
+    print("|" + " --- |" * (len(names) + 5))
+    for spec in specs:
+        name = dist_name(spec)
+        pages = desktop if name in desktop else mobile
+        loads = pages[name]["cold"]
+        cells = [size(median([load.kinds[kind] for load in loads])) for kind in names]
+        repeat = size(median([load.received for load in pages[name]["repeat"]]))
+        print(f"| {spec} | " + " | ".join(cells) + f" | {size(median([load.received for load in loads]))} | "
+              f"{ratio(desktop, name)} | {ratio(mobile, name)} | {repeat} |")
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -411,6 +460,8 @@ def main() -> None:
         if args.save:
             args.save.write_bytes(pickle.dumps((specs, results)))
     report(results, specs)
+    print()
+    before_after(results, specs)
 
 
 if __name__ == "__main__":

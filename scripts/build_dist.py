@@ -12,7 +12,8 @@ the runtime's copies are those scripts/vendor.py made already, when they are up 
 The modules of pyscript.toml's [files] table (game/, web/) are not copied as sources: they go
 into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip
 (--app both adds their sources, for tracebacks with source lines),
-which dist's own pyscript.toml hands to PyScript and web/main.py puts on sys.path. dist/ is made
+which dist's PyScript config (inline in its index.html) hands to PyScript and web/main.py puts
+on sys.path. dist/ is made
 afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
 when they change); --sources ships the .py files instead, as the repository's page loads them.
 
@@ -21,10 +22,15 @@ after a first visit it makes a Pyodide memory snapshot in the visitor's browser 
 web/snapshot_worker.mjs) and later visits of the same build start from it, falling back to the
 normal start on any failure. Its build version and the modules to import before the snapshot
 (snapshot_modules: those that need no browser API) are written into web/snapshot.mjs here.
+
+For a first visit on a slow network: the page's head preloads every file of the start at once
+(preload_links), the config turns off PyScript's unused plugins, Pyodide's lock file loses its
+package list (trim_lock) and the trimmed stdlib is brotli'd at the best quality (best_brotli).
 """
 
 import argparse
 import ast
+import filecmp
 import gzip
 import hashlib
 import json
@@ -35,7 +41,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_bundle  # noqa: E402
-import gen_files  # noqa: E402
 import stdlib_modules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,12 +53,38 @@ SNAPSHOT_WRAPPER = SNAPSHOT_FILES[0]
 # Modules that reach the browser (or Pyodide's FFI): one that imports them, even indirectly,
 # stays out of the snapshot, which must hold no JS object of the worker that made it.
 BROWSER_MODULES = ("js", "pyodide", "pyscript", "_pyodide", "pyodide_js")
-# Fetched at once, while the runtime loads; PyScript's own fetch of [files] then finds it ready.
-# The interpreter wrapper imports pyodide.mjs: preloading both saves a round trip in a chain.
-PRELOAD_BUNDLE = f"""  <link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">
-  <link rel="modulepreload" href="./web/snapshot.mjs">
-  <link rel="modulepreload" href="./web/vendor/pyodide/pyodide.mjs">
-"""
+# Everything the start needs, fetched at once from the page's head. Without the hints each file
+# waits for the one that names it: core.js -> core-*.js -> the config -> snapshot.mjs ->
+# pyodide.mjs -> the wasm, the stdlib, the lock and pyodide.asm.mjs -> (runtime started) main.py:
+# about a second of an idle network on the desktop and four seconds under the mobile profile
+# (bench/ready_path.py) before the wasm, most of the bytes, starts to come. The scripts come
+# first (the CPU needs them first), then the wasm, the largest; PyScript's and Pyodide's own
+# fetches then find each file arriving (as="fetch" with crossorigin matches their fetch()).
+PRELOAD_SCRIPTS = ("web/vendor/pyscript/core-*.js", "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
+                   "web/vendor/pyodide/pyodide.asm.mjs")
+PRELOAD_FETCHES = ("web/vendor/pyodide/pyodide.asm.wasm", "web/vendor/pyodide/python_stdlib.zip",
+                   app_bundle.SITE_PATH, "web/vendor/pyodide/pyodide-lock.json", "web/main.py")
+# PyScript's plugins that the game never uses: without "!name" in the config, core-*.js imports
+# each of them (five small fetches). "error" stays: it shows a Python error on the page. PyScript
+# reads a config per interpreter type, and one it has none for (MicroPython's) loads every
+# plugin: the page gets an <mpy-config> that only turns them off (no MicroPython is loaded).
+UNUSED_PLUGINS = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
+LOCK_PATH = "web/vendor/pyodide/pyodide-lock.json"
+
+
+def preload_links(root: Path = ROOT) -> str:
+    """The <link> hints of PRELOAD_SCRIPTS and PRELOAD_FETCHES (a glob names the one match)."""
+    links = []
+    for pattern in PRELOAD_SCRIPTS + PRELOAD_FETCHES:
+        found = sorted(root.glob(pattern)) if "*" in pattern else [root / pattern]
+        if len(found) != 1:
+            sys.exit(f"build_dist: {pattern} matches {len(found)} files, not one")
+        href = "./" + found[0].relative_to(root).as_posix()
+        links.append(f'<link rel="modulepreload" href="{href}">' if pattern in PRELOAD_SCRIPTS
+                     else f'<link rel="preload" href="{href}" as="fetch" crossorigin="anonymous">')
+    return "".join(f"  {link}\n" for link in links)
+
+
 HEAD_EXTRAS = """  <link rel="manifest" href="./manifest.webmanifest">
   <meta name="theme-color" content="#1f5135">
   <link rel="apple-touch-icon" href="./web/icons/icon-192.png">
@@ -81,8 +112,8 @@ def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
     config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
     files = {"index.html", "pyscript.toml", "web/main.py"}
     files |= {source.removeprefix("./") for source in config["files"]}
-    if bundle:
-        files -= set(app_bundle.modules(root))
+    if bundle:   # the modules go in web/app.zip, the config in the page (dist_config)
+        files -= set(app_bundle.modules(root)) | {"pyscript.toml"}
         files |= set(SNAPSHOT_FILES)
     vendor = root / "web" / "vendor"
     if not (vendor / "pyodide" / "pyodide.asm.wasm").exists():
@@ -108,6 +139,8 @@ def import_time_imports(source: str, name: str, is_package: bool, known: set[str
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 continue   # runs when called, not when imported
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue   # for type checkers only (web.friends.glue's lazy classes)
             if isinstance(child, ast.Import):
                 found.update(alias.name for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
@@ -237,18 +270,51 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
         target.write_bytes(pack(data))
 
 
-def dist_config(root: Path = ROOT) -> str:
-    """dist's pyscript.toml: the repository's, with the bundle as the only [files] entry and
-    web/snapshot.mjs (which loads the repository's Pyodide) as the interpreter."""
-    config = (root / "pyscript.toml").read_text(encoding="utf-8")
-    interpreter = 'interpreter = "./web/vendor/pyodide/pyodide.mjs"\n'
-    if config.count(interpreter) != 1:
+def dist_config(root: Path = ROOT) -> dict:
+    """dist's PyScript config: the repository's pyscript.toml, with the bundle as the only
+    [files] entry, web/snapshot.mjs (which loads the repository's Pyodide) as the interpreter,
+    and the unused plugins turned off. The page carries it inline as JSON (config='{...}'), so
+    PyScript neither fetches a config file nor imports its TOML parser."""
+    config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
+    if config.get("interpreter") != "./web/vendor/pyodide/pyodide.mjs":
         sys.exit("build_dist: pyscript.toml's interpreter is not the vendored pyodide.mjs")
-    config = config.replace(interpreter, f'interpreter = "./{SNAPSHOT_WRAPPER}"\n')
-    table = f'[files]\n"./{app_bundle.SITE_PATH}" = "./{app_bundle.BROWSER_PATH}"\n'
-    note = ("# Generated by scripts/build_dist.py: our modules come precompiled in one zip; the\n"
-            "# interpreter module wraps the vendored Pyodide to start from a memory snapshot.\n")
-    return note + gen_files.with_table(config, table)
+    config["interpreter"] = f"./{SNAPSHOT_WRAPPER}"
+    config["files"] = {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    config["plugins"] = [f"!{name}" for name in UNUSED_PLUGINS]
+    return config
+
+
+def inline_config(html: str, config: dict) -> str:
+    """The page with its <script type="py">'s config="./pyscript.toml" replaced by `config`,
+    and an <mpy-config> before it with the same plugins turned off (see UNUSED_PLUGINS)."""
+    script = '<script type="py" src="./web/main.py" config="./pyscript.toml">'
+    text = json.dumps(config, separators=(",", ":"))
+    if html.count(script) != 1 or "'" in text:
+        sys.exit("build_dist: index.html must load web/main.py with ./pyscript.toml once, and the config hold no '")
+    plugins = json.dumps({"plugins": config["plugins"]}, separators=(",", ":"))
+    return html.replace(script, f"<mpy-config hidden>{plugins}</mpy-config>\n  "
+                        + script.replace('config="./pyscript.toml"', f"config='{text}'"))
+
+
+def trim_lock(path: Path) -> None:
+    """Pyodide's package lock without its packages: the game loads none (no micropip, no
+    wheels), and the runtime reads only the lock's `info` then. 119 KB -> 0.2 KB."""
+    lock = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({"info": lock["info"], "packages": {}}), encoding="utf-8")
+
+
+def best_brotli(path: Path, cache: Path = ROOT / "web" / "vendor" / "stdlib") -> None:
+    """path.br at brotli's best quality (11), which takes about a minute for the 3.2 MB stdlib
+    zip, -11% against quality 9; kept in `cache` under the content's hash, so it is paid once
+    per stdlib, not per build."""
+    import brotli
+    data = path.read_bytes()
+    kept = cache / f"{hashlib.sha256(data).hexdigest()[:16]}.{path.name}.br"
+    if not kept.is_file():
+        for old in cache.glob(f"*.{path.name}.br"):
+            old.unlink()
+        kept.write_bytes(brotli.compress(data, quality=11))
+    shutil.copyfile(kept, path.with_name(path.name + ".br"))
 
 
 # Where the page's Pyodide finds the standard library (loadPyodide's default stdLibURL).
@@ -302,12 +368,13 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
     stdlib_note = write_stdlib(out, stdlib)
-    if bundle:
-        (out / "pyscript.toml").write_text(dist_config(), encoding="utf-8")
-        files = sorted(files + [app_bundle.SITE_PATH])
     page = out / "index.html"
     html = page.read_text(encoding="utf-8")
-    extras = (PRELOAD_BUNDLE if bundle else "") + HEAD_EXTRAS
+    if bundle:
+        trim_lock(out / LOCK_PATH)
+        html = inline_config(html, dist_config())
+        files = sorted(files + [app_bundle.SITE_PATH])
+    extras = (preload_links() if bundle else "") + HEAD_EXTRAS
     html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")
     for rel in files:   # what the visitor gets, as written: the cache's name changes with any of it
@@ -322,7 +389,11 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         if path.is_file() and path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_COMPRESS:
             rel = path.relative_to(out)
             vendored = ROOT / rel if rel.parts[:2] == ("web", "vendor") else None
+            if vendored is not None and not filecmp.cmp(vendored, path, shallow=False):
+                vendored = None   # changed here (the stdlib, the lock): vendor.py's copies do not fit
             compress(path, best, vendored)
+            if rel.as_posix() == STDLIB_PATH and stdlib != "full":
+                best_brotli(path)
     for path in out.rglob("*"):
         if path.is_file() and path.suffix not in (".gz", ".br"):
             raw += path.stat().st_size

@@ -6,6 +6,7 @@
 // (game/cards.pyc) in TARGET.zip: an unchecked-hash .pyc (PEP 552) compiled by the vendored
 // Pyodide itself, so it carries that CPython's magic number. The header still holds the
 // source's hash, which scripts/app_bundle.py uses to tell a stale bundle from a fresh one.
+// Docstrings are emptied in the bytecode (not in --sources copies): the page never reads them.
 // With --sources the .py files go in too, for tracebacks with source lines (zipimport never
 // reads them to import); with --sources-only they go in alone (the browser compiles them). A module with a syntax error goes in as source only (with a warning),
 // so the page raises the same SyntaxError as the repository's page rather than run old code. The members are stored, not deflated: the site's precompressed
@@ -33,11 +34,24 @@ pyodide.globals.set("FILES", pyodide.toPy(files));
 pyodide.globals.set("SOURCES", sources);
 pyodide.globals.set("SOURCES_ONLY", sourcesOnly);
 pyodide.runPython(`
-import importlib.util, marshal, sys, zipfile
+import ast, importlib.util, marshal, sys, zipfile
+
+def without_docstrings(source):
+    """The module's tree with every docstring emptied (as the shipped stdlib's): nothing in the
+    browser reads them, and they are a fifth of the bundle. "" rather than removed, so __doc__
+    stays a string and a body that was only a docstring stays a body; line numbers are kept."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                first.value.value = ""
+    return tree
 
 def bytecode(name, source):
     """An unchecked-hash pyc of one module; its code names the module's place in the zip."""
-    code = compile(source, "app.zip/" + name, "exec", dont_inherit=True, optimize=0)
+    code = compile(without_docstrings(source), "app.zip/" + name, "exec", dont_inherit=True, optimize=0)
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
             + importlib.util.source_hash(source) + marshal.dumps(code))
 

@@ -1,6 +1,7 @@
 """scripts/build_dist.py ships our modules as one precompiled zip (scripts/app_bundle.py) that
 matches the sources, carries the vendored Pyodide's magic number, and is never stale."""
 
+import gzip
 import importlib.util
 import json
 import re
@@ -10,6 +11,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import brotli
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,12 +44,38 @@ def test_dist_ships_the_bundle_instead_of_the_sources(dist):
     assert bundle.is_file() and (dist / (app_bundle.SITE_PATH + ".gz")).is_file()
     shipped = {path.relative_to(dist).as_posix() for path in dist.rglob("*.py")}
     assert shipped == {"web/main.py"}
-    config = tomllib.loads((dist / "pyscript.toml").read_text(encoding="utf-8"))
+    page = (dist / "index.html").read_text(encoding="utf-8")
+    config = json.loads(re.search(r"<script type=\"py\" src=\"./web/main.py\" config='(.*?)'>", page)[1])
     assert config["files"] == {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
     assert config["interpreter"] == "./web/snapshot.mjs"
+    assert not (dist / "pyscript.toml").exists()   # the config is in the page
     assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
-    page = (dist / "index.html").read_text(encoding="utf-8")
     assert f'<link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">' in page
+
+
+def test_dist_starts_every_download_from_the_page_head(dist):
+    page = (dist / "index.html").read_text(encoding="utf-8")
+    head = page[:page.index("</head>")]
+    preloaded = re.findall(r'<link rel="(?:module)?preload" href="\./([^"]+)"', head)
+    core = [path.relative_to(dist).as_posix() for path in (dist / "web/vendor/pyscript").glob("core-*.js")]
+    assert set(preloaded) == {*core, "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
+                              "web/vendor/pyodide/pyodide.asm.mjs", "web/vendor/pyodide/pyodide.asm.wasm",
+                              "web/vendor/pyodide/python_stdlib.zip", "web/app.zip",
+                              "web/vendor/pyodide/pyodide-lock.json", "web/main.py"}
+    assert all((dist / path).is_file() for path in preloaded)
+
+
+def test_dist_lock_has_no_packages_and_its_compressed_copies_match(dist):
+    lock_path = dist / "web/vendor/pyodide/pyodide-lock.json"
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    vendored = json.loads((ROOT / "web/vendor/pyodide/pyodide-lock.json").read_text(encoding="utf-8"))
+    assert lock == {"info": vendored["info"], "packages": {}}
+    # No stale copy of the vendored lock is left beside it (it is too small to be compressed now).
+    for copy, unpack in ((".gz", gzip.decompress), (".br", brotli.decompress)):
+        packed = lock_path.with_name(lock_path.name + copy)
+        assert not packed.exists() or unpack(packed.read_bytes()) == lock_path.read_bytes()
+    stdlib = dist / "web/vendor/pyodide/python_stdlib.zip"
+    assert brotli.decompress(stdlib.with_name(stdlib.name + ".br").read_bytes()) == stdlib.read_bytes()
 
 
 def test_bundle_holds_every_module_compiled_from_the_current_sources(dist):
@@ -105,9 +133,10 @@ def test_a_module_with_a_syntax_error_is_bundled_as_source(tmp_path):
 
 def test_dist_config_wraps_the_interpreter_and_replaces_the_files():
     config = build_dist.dist_config()
-    parsed = tomllib.loads(config)
-    assert parsed["files"] == {"./web/app.zip": "./app.zip"}
-    assert parsed["interpreter"] == "./web/snapshot.mjs"
+    assert config["files"] == {"./web/app.zip": "./app.zip"}
+    assert config["interpreter"] == "./web/snapshot.mjs"
+    assert "!py-editor" in config["plugins"] and "!py-terminal" in config["plugins"]
+    assert "!error" not in config["plugins"]   # Python errors still show on the page
     # The wrapper loads the repository's interpreter, from the folder it names.
     repository = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["interpreter"]
     assert repository == "./web/vendor/pyodide/pyodide.mjs"

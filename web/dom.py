@@ -20,17 +20,14 @@ from game.errors import ParseError
 
 from .clock import new_seed, now_iso
 from .controller import Controller
-from .device_link import Linker
 from .early import hand_over, read_shell
-from .friends.glue import GUEST_KEY, HOST_KEY, FriendsGlue
-from .friends.guest import GuestController
-from .friends.host_controller import HostController
+from .friends.glue import GUEST_CONTROLLER, GUEST_KEY, HOST_CONTROLLER, HOST_KEY, FriendsGlue
+from .lazy import is_a
 from .profile import Profile
 from .profile_screens import ProfileScreens
 from .render import render
 from .session import Session
 from .net.identity import fragment_params
-from .net.transport import GuestNet, HostNet
 from .table.cards import sprite as card_sprite
 from .table.motion import MORPH_JS, duration_ms
 
@@ -59,7 +56,7 @@ class App(FriendsGlue):
         self._proxies = []
         self._bots_running = False
         self._morph = None
-        self.linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
+        self._linker = None
 
     # -- set-up and teardown --
 
@@ -97,7 +94,7 @@ class App(FriendsGlue):
         """A new invite link pasted into this tab changes only the fragment: follow it."""
         room = js.URLSearchParams.new(js.window.location.search).get("table")
         fragment = fragment_params(str(js.window.location.hash or ""))
-        if room and "offer" in fragment and not isinstance(self.ctl, HostController):
+        if room and "offer" in fragment and not is_a(self.ctl, HOST_CONTROLLER):
             self.open_link(str(room), self._table_fragment())
             self.paint()
 
@@ -265,6 +262,15 @@ class App(FriendsGlue):
 
     # -- the profile --
 
+    @property
+    def linker(self):
+        """Linking a device (web.device_link over web.net): imported on first use (web.lazy)."""
+        if self._linker is None:
+            from .device_link import Linker
+            from .net.transport import GuestNet, HostNet
+            self._linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
+        return self._linker
+
     def link_enter(self) -> None:
         field = self.root.querySelector('[data-testid="link-code-input"]')
         self.linker.enter(str(field.value) if field else "")
@@ -308,7 +314,7 @@ class App(FriendsGlue):
 
     def record_finished_game(self) -> None:
         """Keep each finished game (ours, hosted, or one we joined) in the profile, once."""
-        if isinstance(self.ctl, GuestController):
+        if is_a(self.ctl, GUEST_CONTROLLER):
             record = self.ctl.finished
             if record is not None and record.id != self._recorded:
                 self._recorded = record.id
@@ -424,14 +430,14 @@ class App(FriendsGlue):
         self.sync_table_prefs()
         self.save_profile()
         storage = js.window.localStorage
-        if isinstance(self.ctl, GuestController):
+        if is_a(self.ctl, GUEST_CONTROLLER):
             if self.ctl.token:
                 storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
                                                        "seated": self.ctl.was_seated,
                                                        "name": self.ctl.prefs["name"], "pin": self.ctl.pin, "key": self.ctl.key_pin,
                                                        "last": self.ctl.outgoing.last}))
             return
-        if isinstance(self.ctl, HostController):
+        if is_a(self.ctl, HOST_CONTROLLER):
             storage.setItem(HOST_KEY, self.ctl.table.to_json())
         elif self.ctl.session is not None:
             storage.setItem(SAVE_KEY, self.ctl.session.to_json())

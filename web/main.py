@@ -13,9 +13,12 @@ import sys
 if os.path.isfile("app.zip"):
     sys.path.insert(0, os.path.abspath("app.zip"))
 
-from pyscript import document  # noqa: E402
+from pyscript import document, window  # noqa: E402
 
+window.performance.mark("py:main")   # marks for bench/ready_path.py's timeline
 from web.dom import start  # noqa: E402
 
+window.performance.mark("py:imported")
 document.getElementById("boot").remove()
 start("table")
+window.performance.mark("py:mounted")

@@ -20,7 +20,6 @@ from html import escape
 from game.errors import ParseError
 
 from .profile import Profile
-from .profile_view import parse_pref, render_replay, render_settings, render_stats
 from .records import record_from_link_code, record_game, record_to_link_code
 from .session import Session
 
@@ -55,6 +54,8 @@ class ProfileScreens:
         return True
 
     def render(self) -> str:
+        # The screens' views (statistics, charts, replays) are imported on first use (web.lazy).
+        from .profile_view import render_replay, render_settings, render_stats
         if self.screen == "settings":
             return render_settings(self.profile, self.message, self.link)
         if self.screen == "stats":
@@ -74,6 +75,7 @@ class ProfileScreens:
         self.screen = None
 
     def _do_pref(self, name_and_text) -> None:
+        from .profile_view import parse_pref
         name, text = name_and_text
         value = parse_pref(name, text) if isinstance(text, str) else text
         if value is None:

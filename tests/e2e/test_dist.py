@@ -51,7 +51,7 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
         const cache = await caches.open(names.find((n) => n.startsWith("cribbage-")));
         return (await cache.keys()).map((request) => new URL(request.url).pathname);
     }""")
-    assert {"/web/app.zip", "/web/main.py", "/pyscript.toml", "/web/vendor/pyodide/pyodide.asm.wasm"} <= set(cached)
+    assert {"/web/app.zip", "/web/main.py", "/web/vendor/pyodide/pyodide.asm.wasm"} <= set(cached)
     assert len(cached) > 20
     context.set_offline(True)
     page.goto(dist_site + "?speed=instant")

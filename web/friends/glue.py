@@ -19,6 +19,7 @@ import asyncio
 import json
 import secrets
 import time
+from typing import TYPE_CHECKING
 
 import js
 
@@ -26,14 +27,19 @@ from game.errors import ParseError
 
 from ..clock import new_seed, now_iso
 from ..controller import Controller
-from .guest import GuestController
-from .host import HostTable
-from .host_controller import HostController
+from ..lazy import is_a
 from ..session import clean_name
-from ..net import relay_path
 from ..net.identity import NO_PIN, clean_pin, key_pin
-from ..net.keystore import forget_table, table_certificate, table_key_pair
-from ..net.transport import RELAY_DOWN, CodeGuestNet, GuestNet, HostNet, certificate_pin
+
+# The tables themselves and the network are imported where first used (web.lazy): a bot game
+# never loads them. Class checks go through is_a, which imports nothing.
+if TYPE_CHECKING:
+    from .guest import GuestController
+    from .host import HostTable
+    from .host_controller import HostController
+
+HOST_CONTROLLER = "web.friends.host_controller:HostController"
+GUEST_CONTROLLER = "web.friends.guest:GuestController"
 
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
 GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same seat after a reload
@@ -72,6 +78,7 @@ class FriendsGlue:
             self.ctl.prefs.update(players=players, target=target)
             name = clean_name(form.get("name"), "Host")
             self.ctl.prefs["name"] = name
+            from .host import HostTable
             table = HostTable(secrets.token_urlsafe(16), players, target, name, seed_source=new_seed)
         except ValueError as refused:
             self.ctl.error = str(refused)
@@ -96,6 +103,7 @@ class FriendsGlue:
         return f"{location.origin}{location.pathname}?table={room}#h={pin}{key}"
 
     def become_host(self, table: HostTable) -> None:
+        from .host_controller import HostController
         ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Preparing the table's invite link…"
@@ -104,6 +112,9 @@ class FriendsGlue:
 
     async def _host(self, ctl: HostController) -> None:
         """Load (or make) the table's certificate, then open the table to guests."""
+        from ..net import relay_path
+        from ..net.keystore import table_certificate, table_key_pair
+        from ..net.transport import HostNet, certificate_pin
         table = ctl.table
         certificate = await table_certificate(table.room)
         pair, public = None, b""
@@ -144,12 +155,13 @@ class FriendsGlue:
 
     async def _watch_paths(self, ctl) -> None:
         """Keep each seat's path and round trip fresh for the players list (host and guest)."""
+        from ..net.transport import GuestNet
         while self.ctl is ctl and self.net is not None:
             await asyncio.sleep(PATHS_EVERY)
             net = self.net
             if net is None:
                 return
-            if isinstance(ctl, HostController):
+            if is_a(ctl, HOST_CONTROLLER):
                 found = await net.paths()
                 paths = {ctl.table.seat_of[conn]: path for conn, path in found.items()
                          if ctl.table.seat_of.get(conn) is not None}
@@ -163,6 +175,9 @@ class FriendsGlue:
 
     def _open_table(self, room: str, offer: str | None = None, pin: str | None = None,
                     key: str | None = None) -> None:
+        from ..net.transport import CodeGuestNet, GuestNet
+        from .guest import GuestController
+        from .host import HostTable
         text = js.window.localStorage.getItem(HOST_KEY)
         if text:
             try:
@@ -271,12 +286,14 @@ class FriendsGlue:
         self.after_input()
 
     def guest_closed(self) -> None:
+        from ..net.transport import CodeGuestNet
         by_code = isinstance(self.net, CodeGuestNet)
         self.ctl.link = CODE_LOST if by_code else "Lost the connection to the host. Reconnecting…"
         self.paint()
 
     def link_status(self, text: str) -> None:
-        if isinstance(self.ctl, HostController):
+        from ..net.signal_code import RELAY_DOWN
+        if is_a(self.ctl, HOST_CONTROLLER):
             if text == RELAY_DOWN:
                 self.ctl.relay_down, text = True, ""
             elif self.net is not None and self.net.signal.joined:
@@ -290,10 +307,10 @@ class FriendsGlue:
         """Send what the controller has queued for the network."""
         if self.net is None:
             return
-        if isinstance(self.ctl, HostController):
+        if is_a(self.ctl, HOST_CONTROLLER):
             for conn, text in self.ctl.table.take_outbox():
                 self.net.send(conn, text)
-        elif isinstance(self.ctl, GuestController):
+        elif is_a(self.ctl, GUEST_CONTROLLER):
             unsent = [text for text in self.ctl.take_outbox() if not self.net.send(text)]
             self.ctl.outbox[:0] = unsent
 
@@ -319,22 +336,23 @@ class FriendsGlue:
         only once the player confirms."""
         view = self.ctl.view() if getattr(self.ctl, "screen", "") == "table" else None
         if view is not None and view.phase != "over" and not js.window.confirm(
-                "Close this table for everyone?" if isinstance(self.ctl, HostController)
+                "Close this table for everyone?" if is_a(self.ctl, HOST_CONTROLLER)
                 else "Leave this game? A bot can take your seat until you come back."):
             return
-        if isinstance(self.ctl, HostController):
+        if is_a(self.ctl, HOST_CONTROLLER):
             self.ctl.table.close()      # every guest hears why the table went away
             self.flush()
         if self.net is not None:
             net, self.net = self.net, None
             self._later(0.5, net.close)   # let the goodbye leave first
         storage = js.window.localStorage
-        if isinstance(self.ctl, HostController):
+        if is_a(self.ctl, HOST_CONTROLLER):
             storage.removeItem(HOST_KEY)
+            from ..net.keystore import forget_table
             asyncio.ensure_future(forget_table(self.ctl.room))
         else:
             storage.removeItem(GUEST_KEY)
-        prefs = dict(self.ctl.prefs) if isinstance(self.ctl, HostController) else None
+        prefs = dict(self.ctl.prefs) if is_a(self.ctl, HOST_CONTROLLER) else None
         self.ctl = Controller(seed_source=new_seed, prefs=prefs or self.table_prefs())
         self._set_url(None)
         self.paint()
