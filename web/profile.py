@@ -176,6 +176,7 @@ def _trusted_record(data) -> GameRecord:
                              for k, v in data["summary"].items()})
         return GameRecord(data["id"], data["finished"], data["mode"], data["seat"],
                           tuple(data["names"]), config_from_json(data["config"]), data["seed"],
-                          tuple(data["actions"]), summary)
+                          tuple(data["actions"]), summary, tuple(data.get("hand_seeds", ())),
+                          data.get("fair"))
     except (KeyError, TypeError, AttributeError):
         raise ParseError("a saved game record is damaged") from None

@@ -134,6 +134,8 @@ def render_lobby(ctl) -> str:
         ready = ctl.table.can_start()
         note = ("Everyone is seated." if ready else
                 f"{waiting} empty seat{'s' if waiting > 1 else ''}: wait for a friend or put a bot there.")
+        if ctl.table.starting:
+            note = "Shuffling: each friend's browser adds its own randomness to the deck…"
         start = (f'<div class="actions"><button class="primary" data-action="start-table" data-testid="start-table"'
                  f'{"" if ready else " disabled"}>Start the game</button>'
                  f'<button type="button" class="secondary" data-action="leave" data-testid="close-table">'
