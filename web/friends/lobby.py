@@ -17,6 +17,7 @@ from html import escape
 from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
+from .fair_view import fair_panel
 
 
 def seats_info(ctl) -> list[dict]:
@@ -253,6 +254,7 @@ def chat_panel(ctl, presence: bool = True) -> str:
                  f'data-testid="leave-game">{what}</button>')
     if presence and ctl.table:
         people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
+        people += fair_panel(ctl)
         if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
             people += code_invite_panel(ctl, expand=False)
     return f"""

@@ -7,6 +7,7 @@ from html import escape
 from game.engine import DISCARDING, OVER, PLAYING
 
 from ..controller import Controller, hand_order
+from ..friends.fair_view import fair_strip
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
@@ -37,7 +38,7 @@ def render_table(ctl: Controller) -> str:
     parts = [f'<div class="tabletop players-{players}{" friends" if multiplayer else ""}{showing}" '
              f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
              f'data-state="{view.state_id}">',
-             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
+             scoreboard(ctl, view), fair_strip(ctl), chat_jump(ctl) if multiplayer else "",
              '<section class="felt" aria-label="The table">', opponents(ctl, view),
              middle(ctl, view), my_hand(ctl, view), '</section>']
     if view.phase == OVER and not ctl.show:
