@@ -41,6 +41,7 @@ class FairWatch:
         self.seen: dict = {}                # (game, hand) -> Seen
         self.verdicts: dict = {}            # (game, hand) -> (VERIFIED | ALARM | UNCHECKED, reasons)
         self.alarms: list[str] = []
+        self.last_hand = 0                  # the latest hand of this game seen dealt
 
     # -- the host's messages --
 
@@ -50,11 +51,11 @@ class FairWatch:
         key = (game, hand)
         if key in self.rounds:
             return None
-        if commitment in self.commitments:
+        self.rounds[key] = Round(game, hand, commitment, (), ())
+        if commitment in self.commitments:     # its secret is known to whoever saw it revealed
             self.alarm(key, f"hand {hand + 1}: the host used an earlier hand's commitment again")
             return None
         self.commitments.append(commitment)
-        self.rounds[key] = Round(game, hand, commitment, (), ())
         self.mine[key] = self.value_source()
         return self.mine[key]
 
@@ -106,6 +107,7 @@ class FairWatch:
                 hand += 1
             elif event.kind in ("play", "starter", "show", "crib") and event.cards:
                 self._note(hand, event)
+        self.last_hand = view.hand_no
         seen = self._seen(view.hand_no, view.dealer)
         mine = set(view.hand) | set(view.discarded) | set(view.kept)
         mine |= {step.card for step in view.play if step.kind == "play" and step.seat == self.seat}
@@ -144,7 +146,8 @@ class FairWatch:
     def marks(self) -> list[tuple[int, str, tuple]]:
         """(hand, verdict, reasons) for this game's hands, oldest first."""
         return [(hand, *self.verdicts.get((game, hand), ("pending", ())))
-                for (game, hand) in sorted(self.rounds) if game == self.game and self.rounds[(game, hand)].contributions]
+                for (game, hand) in sorted(self.rounds) if game == self.game and hand <= self.last_hand
+                and self.rounds[(game, hand)].contributions]
 
     def bots_note(self) -> bool:
         """Whether the host gives some seat's share (a bot, or a late guest) this game."""
@@ -154,7 +157,7 @@ class FairWatch:
     def transcript(self, game: int) -> dict:
         """The game's rounds and alarms, for its record (`web.records`)."""
         rounds = [self.rounds[key].to_json() for key in sorted(self.rounds)
-                  if key[0] == game and self.rounds[key].contributions]
+                  if key[0] == game and key[1] <= self.last_hand and self.rounds[key].contributions]
         alarms = [reason for key, (verdict, reasons) in sorted(self.verdicts.items())
                   if key[0] == game for reason in reasons]
         return {"table": self.room, "rounds": rounds, "alarms": alarms}

@@ -87,10 +87,12 @@ class FairDealer:
         self.fixed[hand] = round_.seed(self.room)
         return self.fixed[hand], late
 
-    def drop_open(self) -> None:
-        """Forget the rounds not fixed yet (the game ended before their hand)."""
-        for hand in [hand for hand in self.rounds if hand not in self.fixed]:
-            del self.rounds[hand], self.opened[hand]
+    def drop_after(self, last: int) -> None:
+        """The game ended in hand ``last``: forget the rounds of hands never dealt."""
+        for hand in [hand for hand in self.rounds if hand > last]:
+            del self.rounds[hand]
+            self.opened.pop(hand, None)
+            self.fixed.pop(hand, None)
 
     def reveal(self, hand: int) -> Round:
         self.revealed.add(hand)

@@ -359,7 +359,7 @@ class HostTable:
         is dealt), every dealt hand's once the game is over."""
         state = self.session.state
         if state.phase == OVER:
-            self.fair.drop_open()               # a round for a hand that will never be dealt
+            self.fair.drop_after(state.hand_no)     # a round for a hand that will never be dealt
             hands = [hand for hand in self.fair.unrevealed() if hand in self.fair.fixed]
         elif any(event.kind == "deal" for event in events):
             hands = [state.hand_no - 1]
