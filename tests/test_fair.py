@@ -318,3 +318,37 @@ def test_audit_finds_a_deal_from_another_seed():
     assert audit(record.fair["table"], record.config, record.seed, seeds, rounds) == ()
     seeds[1] += 1
     assert any("committed seed" in p for p in audit(record.fair["table"], record.config, record.seed, seeds, rounds))
+
+
+def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
+    wire = table(3, seed=5)
+    wire.host.command("start-table")
+    wire.pump()
+    rng = random.Random(5)
+    while wire.table.session.state.hand_no < 2:        # two hands in, then Gus reloads
+        for conn, guest in wire.guests.items():
+            mine = guest.view()
+            if guest.show:
+                guest.command("continue")
+            if mine.legal and not guest.pending:
+                action = rng.choice(mine.legal)
+                if action.kind == "discard":
+                    for card in action.cards:
+                        guest.command("select", str(card))
+                    guest.command("confirm-discard")
+                else:
+                    guest.command("play", str(action.card))
+        view = wire.table.session.view(0)
+        if view.legal:
+            wire.host_act(rng.choice(view.legal))
+        wire.pump()
+    token = wire.guests["conn-1"].token
+    wire.table.disconnect("conn-1")
+    del wire.guests["conn-1"]
+    again = wire.join("conn-1b", "Gus", token=token)       # a fresh page: its old shares are gone
+    assert again.seat == 1
+    play_to_the_end(wire, rng)
+    wire.pump()
+    hands = wire.table.session.state.hand_no + 1
+    for guest in wire.guests.values():
+        assert guest.fair.alarms == [] and verdicts(guest) == {h: "verified" for h in range(hands)}

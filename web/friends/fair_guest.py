@@ -42,6 +42,9 @@ class FairWatch:
         self.verdicts: dict = {}            # (game, hand) -> (VERIFIED | ALARM | UNCHECKED, reasons)
         self.alarms: list[str] = []
         self.last_hand = 0                  # the latest hand of this game seen dealt
+        self.replaying = False              # the host is sending its history after a welcome
+        self.unclaimed: set = set()         # rounds first heard of in that history: a share this
+                                            # page sent before a reload is not in self.mine
 
     # -- the host's messages --
 
@@ -56,6 +59,8 @@ class FairWatch:
             self.alarm(key, f"hand {hand + 1}: the host used an earlier hand's commitment again")
             return None
         self.commitments.append(commitment)
+        if self.replaying:
+            self.unclaimed.add(key)
         self.mine[key] = self.value_source()
         return self.mine[key]
 
@@ -75,7 +80,8 @@ class FairWatch:
             self.verdicts.setdefault(key, (UNCHECKED, ()))
             return self.verdicts[key][0]
         earlier = tuple(self.commitments[:self.commitments.index(round_.commitment)])
-        mine = (self.seat, self.mine[key]) if self.seat is not None and key in self.mine else None
+        claimed = self.seat is not None and key in self.mine and key not in self.unclaimed
+        mine = (self.seat, self.mine[key]) if claimed else None
         problems = list(check_reveal(round_, secret, earlier, mine))
         round_ = replace(round_, secret=secret)
         self.rounds[key] = round_

@@ -140,6 +140,7 @@ class GuestController:
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
         self.fair.seat = self.seat
+        self.fair.replaying = True        # the fair deal's history comes next, then the table
         self.welcomed = self.was_seated = True
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
@@ -161,6 +162,7 @@ class GuestController:
 
     def _on_table(self, message) -> None:
         self.table = message.fields
+        self.fair.replaying = False       # the host sends its fair deal history before this
         if self.screen == "lobby" and self.table["started"] and self.current is not None:
             self.screen = "table"
 

@@ -223,8 +223,6 @@ class HostTable:
             news = f"{name} sat down"
         self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
         self.send(conn, protocol.chat_lines(self.chat))
-        self.system(news)
-        self.send_table()
         for hand in sorted(self.fair.rounds):    # this game's fair deal so far, to add to or check
             round_ = self.fair.rounds[hand]
             self.send(conn, protocol.fair_commit(round_))
@@ -232,6 +230,8 @@ class HostTable:
                 self.send(conn, protocol.fair_deal(round_))
             if hand in self.fair.revealed:
                 self.send(conn, protocol.fair_reveal(round_))
+        self.system(news)
+        self.send_table()
         if self.started:
             self.send_view(seat, (), full=True)
 
@@ -316,8 +316,11 @@ class HostTable:
     # -- the fair deal (game.fair): one round a hand, a hand ahead --
 
     def sources(self) -> tuple[str, ...]:
-        kinds = {"host": "host", "bot": "bot", "person": "guest"}
-        return tuple(kinds[s.kind] for s in self.seats)
+        """Who gives each seat's share: a friend away from the table cannot, so the host does
+        at once (the players list shows them away)."""
+        kinds = {"host": "host", "bot": "bot", "person": "guest", "open": "replaced"}
+        return tuple("replaced" if s.kind == "person" and not self.online(seat) else kinds[s.kind]
+                     for seat, s in enumerate(self.seats))
 
     def open_round(self, hand: int) -> None:
         self.broadcast(protocol.fair_commit(self.fair.open(self.games, hand, self.sources(), self.ticker())))
