@@ -7,7 +7,7 @@ import json
 import pytest
 from harness import screenshot
 from playwright.sync_api import Page, expect
-from test_a11y import AXE, violations
+from test_a11y import AXE, OPTIONS
 from test_friends import host_session, host_table, join, play
 
 pytestmark = pytest.mark.e2e
@@ -28,6 +28,28 @@ def check_every_hand_verified(host: Page, guests: list[Page]) -> None:
         assert all(r["secret"] and r["commitment"] and len(r["contributions"]) == session.config.players
                    for r in fair["rounds"])
         assert records[-1]["hand_seeds"] == list(session.state.hand_seeds)
+
+
+def fair_violations(page: Page) -> list[str]:
+    """axe-core on the fair deal's own marks and panel (at desktop and phone size)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = []
+    for width, height in ((1280, 800), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        found += page.evaluate("""(options) => axe.run({include: [['[data-testid="fair-deal"]'],
+            ['[data-testid="fair-mark"]']]}, options).then(r => r.violations.map(v => v.id + ': ' + v.help))""",
+                               OPTIONS)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    return found
+
+
+def look(page: Page, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, name)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.get_by_test_id("fair-deal").scroll_into_view_if_needed()
+    page.get_by_test_id("fair-deal").screenshot(path=f"test-artifacts/{name}-panel.png")
 
 
 def test_three_friends_see_every_deal_verified(people, site):
@@ -58,4 +80,6 @@ def test_four_players_with_a_bot_see_every_deal_verified(people, site):
     expect(ivy.get_by_test_id("fair-deal")).to_contain_text("come from the host")   # the bot's share
     play([host, gus, ivy])
     check_every_hand_verified(host, [gus, ivy])
-    screenshot(ivy, "fair-guest-over")
+    look(ivy, "fair-guest-over")
+    if AXE.exists():
+        assert fair_violations(ivy) == []

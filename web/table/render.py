@@ -38,7 +38,7 @@ def render_table(ctl: Controller) -> str:
     parts = [f'<div class="tabletop players-{players}{" friends" if multiplayer else ""}{showing}" '
              f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
              f'data-state="{view.state_id}">',
-             scoreboard(ctl, view), fair_strip(ctl), chat_jump(ctl) if multiplayer else "",
+             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
              '<section class="felt" aria-label="The table">', opponents(ctl, view),
              middle(ctl, view), my_hand(ctl, view), '</section>']
     if view.phase == OVER and not ctl.show:
@@ -85,7 +85,7 @@ def scoreboard(ctl: Controller, view) -> str:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
     board = board_svg(target, view.scores, view.previous, names)
     return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
-            f'{wins}{board}</section>')
+            f'{wins}{board}{fair_strip(ctl)}</section>')
 
 
 def seat_badges(ctl: Controller, view, seat: int) -> str:
