@@ -355,3 +355,15 @@ def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
     hands = wire.table.session.state.hand_no + 1
     for guest in wire.guests.values():
         assert guest.fair.alarms == [] and verdicts(guest) == {h: "verified" for h in range(hands)}
+
+
+def test_a_profile_import_keeps_the_verdict_and_refuses_a_hidden_alarm():
+    from web.profile import Profile
+    wire, record = finished_record(3)
+    profile = Profile.new("Gus").add_record(record)
+    imported = Profile.from_json(profile.to_json(), verify_records=True)
+    assert imported.records[0].fair_verdict == "verified" and imported.records[0] == record
+    data = json.loads(profile.to_json())
+    data["records"][0]["hand_seeds"][1] += 1                 # dealt from another seed, alarm removed
+    with pytest.raises(ParseError):
+        Profile.from_json(json.dumps(data), verify_records=True)
