@@ -187,11 +187,23 @@ def cheat_other_seed(wire, hand):
     wire.table.session.seed_for = lambda h: (honest_fix(h) + 1) % 2**63 if h == hand else honest_fix(h)
 
 
+def cheat_hidden_shares(wire, hand):
+    """Never publishes the shares of ``hand`` (so no guest could check them before the deal)."""
+    honest_broadcast = wire.table.broadcast
+
+    def broadcast(text):
+        data = json.loads(text)
+        if not (data["type"] == "fair_deal" and data["hand"] == hand):
+            honest_broadcast(text)
+    wire.table.broadcast = broadcast
+
+
 @pytest.mark.parametrize("cheat, words", [
     (cheat_changed_secret, "does not match the commitment"),
     (cheat_revealed_other, "does not match the commitment"),
     (cheat_reused_commitment, "earlier hand's commitment"),
     (cheat_other_seed, "not the ones the deck deals you"),
+    (cheat_hidden_shares, "did not publish every seat's share"),
 ])
 def test_a_cheating_host_is_caught_by_every_guest(cheat, words):
     wire = table(3, seed=7)

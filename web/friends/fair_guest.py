@@ -76,9 +76,12 @@ class FairWatch:
         """Check a revealed hand; returns the verdict (also kept in ``verdicts``)."""
         key = (game, hand)
         round_ = self.rounds.get(key)
-        if round_ is None or not round_.contributions or len(round_.sources) != config.players:
+        if round_ is None:              # committed before this guest sat down
             self.verdicts.setdefault(key, (UNCHECKED, ()))
             return self.verdicts[key][0]
+        if len(round_.contributions) != config.players:
+            self.alarm(key, f"hand {hand + 1}: the host did not publish every seat's share before the deal")
+            return ALARM
         earlier = tuple(self.commitments[:self.commitments.index(round_.commitment)])
         claimed = self.seat is not None and key in self.mine and key not in self.unclaimed
         mine = (self.seat, self.mine[key]) if claimed else None
@@ -153,7 +156,7 @@ class FairWatch:
         """(hand, verdict, reasons) for this game's hands, oldest first."""
         return [(hand, *self.verdicts.get((game, hand), ("pending", ())))
                 for (game, hand) in sorted(self.rounds) if game == self.game and hand <= self.last_hand
-                and self.rounds[(game, hand)].contributions]
+                and (self.rounds[(game, hand)].contributions or (game, hand) in self.verdicts)]
 
     def bots_note(self) -> bool:
         """Whether the host gives some seat's share (a bot, or a late guest) this game."""

@@ -225,6 +225,10 @@ class GuestController:
             return
         if self.finished is None or self.finished.id != record.id:
             self.finished = record
+            for alarm in (record.fair or {}).get("alarms", []):   # what only the whole record shows
+                if alarm not in self.fair.alarms:
+                    self.fair.alarms.append(alarm)
+            self._alarm_news()
 
     @staticmethod
     def _audited(message, fair: dict) -> dict:
