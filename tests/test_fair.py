@@ -379,3 +379,13 @@ def test_a_profile_import_keeps_the_verdict_and_refuses_a_hidden_alarm():
     data["records"][0]["hand_seeds"][1] += 1                 # dealt from another seed, alarm removed
     with pytest.raises(ParseError):
         Profile.from_json(json.dumps(data), verify_records=True)
+
+
+def test_the_profile_shows_each_friends_game_deal_check():
+    from dataclasses import replace
+    from web.profile_view import _game_row, render_replay
+    wire, record = finished_record()
+    assert "✓ deal verified" in _game_row(record) and "fair-alarm" not in render_replay(record, 0)
+    failed = replace(record, fair=dict(record.fair, alarms=["hand 2: the revealed secret does not match"]))
+    assert "deal check failed" in _game_row(failed)
+    assert 'role="alert"' in render_replay(failed, 1) and "hand 2: the revealed secret" in render_replay(failed, 1)
