@@ -389,3 +389,17 @@ def test_the_profile_shows_each_friends_game_deal_check():
     failed = replace(record, fair=dict(record.fair, alarms=["hand 2: the revealed secret does not match"]))
     assert "deal check failed" in _game_row(failed)
     assert 'role="alert"' in render_replay(failed, 1) and "hand 2: the revealed secret" in render_replay(failed, 1)
+
+
+def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_checks():
+    wire = table(2)
+    wire.host.command("start-table")
+    wire.pump()
+    gus = wire.guests["conn-1"]
+    before = (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox))
+    for text in ['{"v": 2, "type": "fair_reveal", "game": 0, "hand": 0, "secret": "' + "AB" * 32 + '"}',
+                 '{"v": 2, "type": "fair_commit", "game": 0, "hand": 5}',
+                 '{"v": 2, "type": "fair_deal", "game": 0, "hand": 1, "contributions": [], "sources": []}']:
+        gus.receive(text)
+        assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before
+    assert "hex" in gus.drops[-3] and "exactly" in gus.drops[-2] and "every seat" in gus.drops[-1]
