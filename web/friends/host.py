@@ -7,7 +7,7 @@ the seat bound to its connection, never anything the message says. Each guest ge
 own `view` and the public events, so hidden cards and the seed stay in the host's browser
 until the game is over; then each guest gets the game's `record` (config, seed, moves) for its
 own history (a rematch deals from a fresh seed). Every hand is dealt fairly (`game.fair`,
-`web.fair_host`): the game begins once the guests have added to the first shuffle.
+`web.friends.fair_table`): the game begins once the guests have added to the first shuffle.
 
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
 ...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
@@ -35,6 +35,7 @@ from game.errors import IllegalActionError, ParseError
 
 from . import protocol
 from .fair_host import FairDealer
+from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
 from .protocol import ProtocolError, parse
 from ..session import Session, clean_name
@@ -58,8 +59,9 @@ class Seat:
     last_n: int = 0                # the last message number taken from this person (web.friends.delivery)
 
 
-class HostTable:
-    """The table the host's browser runs. Connections are any hashable ids."""
+class HostTable(FairRounds):
+    """The table the host's browser runs. Connections are any hashable ids. Its fair deal's
+    rounds are `web.friends.fair_table.FairRounds`'."""
 
     def __init__(self, room: str, players: int, target: int, host_name: str, seed_source,
                  token_source=lambda: secrets.token_urlsafe(18), clock=time.time, ticker=time.monotonic):
@@ -223,13 +225,7 @@ class HostTable:
             news = f"{name} sat down"
         self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
         self.send(conn, protocol.chat_lines(self.chat))
-        for hand in sorted(self.fair.rounds):    # this game's fair deal so far, to add to or check
-            round_ = self.fair.rounds[hand]
-            self.send(conn, protocol.fair_commit(round_))
-            if hand in self.fair.fixed:
-                self.send(conn, protocol.fair_deal(round_))
-            if hand in self.fair.revealed:
-                self.send(conn, protocol.fair_reveal(round_))
+        self.send_fair_history(conn)
         self.system(news)
         self.send_table()
         if self.started:
@@ -312,63 +308,6 @@ class HostTable:
         if self.on_begin is not None:
             self.on_begin()
         return True
-
-    # -- the fair deal (game.fair): one round a hand, a hand ahead --
-
-    def sources(self) -> tuple[str, ...]:
-        """Who gives each seat's share: a friend away from the table cannot, so the host does
-        at once (the players list shows them away)."""
-        kinds = {"host": "host", "bot": "bot", "person": "guest", "open": "replaced"}
-        return tuple("replaced" if s.kind == "person" and not self.online(seat) else kinds[s.kind]
-                     for seat, s in enumerate(self.seats))
-
-    def open_round(self, hand: int) -> None:
-        self.broadcast(protocol.fair_commit(self.fair.open(self.games, hand, self.sources(), self.ticker())))
-
-    def fix(self, hand: int) -> int:
-        """Fix ``hand``'s seed now (the deal is due, or everyone has added to it) and publish
-        every contribution; a guest that has not sent one is replaced, and everyone is told."""
-        fixed = hand in self.fair.fixed
-        seed, late = self.fair.fix(hand)
-        for seat in late:
-            self.system(f"{self.seats[seat].name}'s share of the shuffle did not come in time: "
-                        f"the host's committed secret stands in for it")
-        if not fixed:
-            self.broadcast(protocol.fair_deal(self.fair.rounds[hand]))
-        return seed
-
-    def contribution(self, conn, seat: int, message) -> None:
-        hand = message["hand"]
-        if not self.fair.contribute(message["game"], hand, seat, message["value"]):
-            return self.drop(conn, f"a share of the shuffle for game {message['game']} hand {hand} "
-                                   f"that is not awaited")
-        if self.fair.ready(hand) and not self.maybe_begin() and not self.starting:
-            self.fix(hand)
-
-    def tick(self) -> bool:
-        """Replace the contributions that are late (the glue calls this every second); True
-        when something changed."""
-        due = self.fair.due(self.ticker())
-        if not due:
-            return False
-        if not self.maybe_begin():
-            for hand in due:
-                if not (self.starting and hand == 0):
-                    self.fix(hand)
-        return True
-
-    def due_reveals(self, events) -> list:
-        """The rounds to reveal after ``events``: a hand's once its show is over (the next hand
-        is dealt), every dealt hand's once the game is over."""
-        state = self.session.state
-        if state.phase == OVER:
-            self.fair.drop_after(state.hand_no)     # a round for a hand that will never be dealt
-            hands = [hand for hand in self.fair.unrevealed() if hand in self.fair.fixed]
-        elif any(event.kind == "deal" for event in events):
-            hands = [state.hand_no - 1]
-        else:
-            hands = []
-        return [self.fair.reveal(hand) for hand in hands]
 
     def stand_in(self, seat: int, level: str) -> None:
         """Hand an away player's seat to a bot for now."""
