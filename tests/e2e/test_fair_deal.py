@@ -76,7 +76,7 @@ def test_four_players_with_a_bot_see_every_deal_verified(people, site):
     host.get_by_test_id("bot-3-easy").click()
     host.get_by_test_id("start-table").click()
     expect(ivy.get_by_test_id("hand")).to_be_visible(timeout=15_000)
-    expect(ivy.get_by_test_id("fair-deal")).to_contain_text("come from the host")   # the bot's share
+    expect(ivy.get_by_test_id("fair-bots")).to_contain_text("the bots'")   # the bot's share comes from the host
     play([host, gus, ivy])
     check_every_hand_verified(host, [gus, ivy])
     look(ivy, "fair-guest-over")

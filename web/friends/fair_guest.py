@@ -158,10 +158,10 @@ class FairWatch:
                 for (game, hand) in sorted(self.rounds) if game == self.game and hand <= self.last_hand
                 and (self.rounds[(game, hand)].contributions or (game, hand) in self.verdicts)]
 
-    def bots_note(self) -> bool:
-        """Whether the host gives some seat's share (a bot, or a late guest) this game."""
-        return any(source in ("bot", "replaced") for (game, _), r in self.rounds.items()
-                   if game == self.game for source in r.sources)
+    def host_given(self) -> set[str]:
+        """Which seats' shares the host gave this game: ``bot``, ``replaced`` (late or away)."""
+        return {source for (game, _), r in self.rounds.items() if game == self.game
+                for source in r.sources if source in ("bot", "replaced")}
 
     def transcript(self, game: int) -> dict:
         """The game's rounds and alarms, for its record (`web.records`)."""

@@ -23,7 +23,7 @@ import secrets
 
 from game.fair import Round, commitment
 
-WAIT = 5.0     # seconds a guest's browser has to send its contribution
+WAIT = 10.0    # seconds a guest's browser has to send its contribution (a busy phone can be slow)
 
 
 class FairDealer:

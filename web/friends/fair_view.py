@@ -56,8 +56,11 @@ def fair_panel(ctl) -> str:
         why = f' <span class="why">{escape("; ".join(r.split(": ", 1)[-1] for r in reasons))}</span>' if reasons else ""
         items.append(f'<li class="{verdict}" data-testid="fair-hand-{hand + 1}" data-verdict="{verdict}">'
                      f'<span aria-hidden="true">{icon}</span> Hand {hand + 1}: {word}{why}</li>')
-    bots = (' <span data-testid="fair-bots">The bots\' shares (and any friend\'s that came too late) come from '
-            'the host, fixed by its locked-in secret.</span>' if watch.bots_note() else "")
+    given = watch.host_given()
+    whose = " and ".join(w for w, kind in (("the bots'", "bot"), ("any friend's that came late", "replaced"))
+                         if kind in given)
+    bots = (f' <span data-testid="fair-bots">Some shares ({whose}) come from the host, fixed by its '
+            f'locked-in secret.</span>' if given else "")
     summary = "Fair deal: check failed" if watch.alarms else "Fair deal"
     return (f'<details class="fair{" failed" if watch.alarms else ""}" data-testid="fair-deal" open>'
             f'<summary>{summary}</summary><ol class="fair-hands">{"".join(items)}</ol>'
