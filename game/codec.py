@@ -1,6 +1,7 @@
 """JSON for everything that is saved or sent: states, actions, events, views and breakdowns.
 
-A saved state is its recipe, ``(config, seed, stacked decks, actions)`` with a schema version;
+A saved state is its recipe, ``(config, seed, stacked decks, actions)`` (and a fair table's
+``hand_seeds``, only when it has them) with a schema version;
 decoding replays it, so a tampered or truncated save is refused with a clear `ParseError`
 instead of producing an impossible table.
 
@@ -33,12 +34,15 @@ MAX_ID = 2**53              # ids and hand numbers: safe in JavaScript too
 
 def encode_state(state: State) -> str:
     """A state as JSON text: its recipe plus the scores, checked again on decoding."""
-    return json.dumps({
+    data = {
         "schema": SCHEMA, "config": config_to_json(state.config), "seed": state.seed,
         "stacked": [format_cards(deck) for deck in state.stacked],
         "actions": [str(action) for action in state.actions],
         "scores": list(state.scores), "wins": list(state.wins),
-    }, separators=(",", ":"))
+    }
+    if state.hand_seeds:     # only fair tables have them: other saves stay byte for byte
+        data["hand_seeds"] = list(state.hand_seeds)
+    return json.dumps(data, separators=(",", ":"))
 
 
 def decode_state(text: str) -> State:
@@ -46,16 +50,18 @@ def decode_state(text: str) -> State:
     if not isinstance(text, str) or len(text) > MAX_SAVE_BYTES:
         raise ParseError("a saved game is JSON text of at most 2 MB")
     data = _loads(text)
-    _expect(data, {"schema", "config", "seed", "stacked", "actions", "scores", "wins"}, "saved game")
+    keys = {"schema", "config", "seed", "stacked", "actions", "scores", "wins"}
+    _expect(data, keys | ({"hand_seeds"} & set(data) if isinstance(data, dict) else set()), "saved game")
+    seeds = data.get("hand_seeds", [])
     if type(data["schema"]) is not int or data["schema"] != SCHEMA:
         raise ParseError(f"this saved game has format {shown(data['schema'])}; this version reads "
                          f"format {SCHEMA}")
-    if not isinstance(data["actions"], list) or not isinstance(data["stacked"], list):
-        raise ParseError("a saved game lists its actions and stacked decks")
+    if not all(isinstance(x, list) for x in (data["actions"], data["stacked"], seeds)) or len(seeds) > 10**4:
+        raise ParseError("a saved game lists its actions, stacked decks and hand seeds")
     try:
         state = replay(config_from_json(data["config"]), data["seed"],
                        [Action.parse(text) for text in data["actions"]],
-                       [parse_cards(deck) for deck in data["stacked"]])
+                       [parse_cards(deck) for deck in data["stacked"]], hand_seeds=seeds)
     except IllegalActionError as error:
         raise ParseError(f"this saved game is damaged: {error}") from None
     sides = state.config.sides

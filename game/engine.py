@@ -103,6 +103,7 @@ class State:
     seed: int
     actions: tuple[Action, ...] = ()          # all actions applied, for replay and saving
     stacked: tuple[tuple[Card, ...], ...] = ()  # decks for the first hands (tests)
+    hand_seeds: tuple[int, ...] = ()          # a seed per hand, by hand_no (fair tables: game.fair)
     phase: str = DISCARDING
     game_no: int = 0
     hand_no: int = 0                          # hands dealt in the match, keys the shuffle
@@ -132,11 +133,13 @@ class State:
         return len(self.actions)
 
 
-def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = None) -> State:
+def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = None,
+             hand_seeds=()) -> State:
     """Start a match: cut for deal (unless ``first_dealer`` is given) and deal the first hand.
 
     ``stacked`` lists decks (top card first) to deal the first hands from, for tests; a short
-    deck is completed with the missing cards. See `stack_deck`.
+    deck is completed with the missing cards. See `stack_deck`. ``hand_seeds[n]``, when given,
+    shuffles hand ``n`` instead of ``seed`` (see `with_hand_seed`).
     """
     if not isinstance(config, Config):
         raise ParseError("new_game needs a Config")
@@ -147,7 +150,8 @@ def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = N
         if len(set(deck)) != len(deck) or not all(isinstance(card, Card) for card in deck):
             raise ParseError("a stacked deck must hold distinct cards")
     sides = config.sides
-    state = State(config=config, seed=seed, stacked=stacked, wins=(0,) * sides)
+    state = State(config=config, seed=seed, stacked=stacked, wins=(0,) * sides,
+                  hand_seeds=_seeds(hand_seeds))
     cut = ()
     if first_dealer is None:
         first_dealer, cut = _cut_for_deal(config.players, _rng(seed, "cut", 0))
@@ -206,12 +210,58 @@ def read_action(action) -> Action:
     raise ParseError(f"not an action: {type(action).__name__}")
 
 
-def replay(config: Config, seed: int, actions, stacked=(), first_dealer=None) -> State:
+def replay(config: Config, seed: int, actions, stacked=(), first_dealer=None, hand_seeds=()) -> State:
     """The state reached by applying ``actions`` to a new game: any game, reproduced."""
-    state = new_game(config, seed, stacked, first_dealer)
+    state = new_game(config, seed, stacked, first_dealer, hand_seeds)
     for action in actions:
         state, _ = apply(state, action)
     return state
+
+
+def with_hand_seed(state: State, hand_no: int, seed: int) -> State:
+    """``state`` with the seed that will shuffle hand ``hand_no``, the next one to deal: how a
+    fair table (`game.fair`) feeds the engine each hand's seed just before its deal. Hands
+    before it keep the seeds they were dealt with; a seed once given never changes.
+
+    >>> state = new_game(Config(), seed=5)
+    >>> with_hand_seed(state, 1, 9).hand_seeds
+    (5, 9)
+    """
+    (seed,) = _seeds((seed,))
+    if type(hand_no) is not int or hand_no != state.hand_no + 1 or len(state.hand_seeds) > hand_no:
+        raise IllegalActionError(f"hand {shown(hand_no)} is not the next hand, or has its seed already")
+    known = state.hand_seeds + (state.seed,) * (hand_no - len(state.hand_seeds))
+    return replace(state, hand_seeds=known + (seed,))
+
+
+def shuffled_deck(seed: int, hand_no: int) -> tuple[Card, ...]:
+    """The deck of hand ``hand_no`` shuffled from ``seed``, top card first.
+
+    >>> state = new_game(Config(), 7)
+    >>> deal_from(state.config, state.dealer, shuffled_deck(7, 0))[0] == state.hands
+    True
+    """
+    deck = list(DECK)
+    _rng(seed, "deal", hand_no).shuffle(deck)
+    return tuple(deck)
+
+
+def cut_for_deal(config: Config, seed: int) -> tuple[int, tuple[Card, ...]]:
+    """The cut for deal a new game with ``seed`` makes: (the first dealer, the cards cut)."""
+    return _cut_for_deal(config.players, _rng(seed, "cut", 0))
+
+
+def deal_from(config: Config, dealer: int, deck):
+    """How a deck is dealt: (each seat's cards, the 3-player crib card or None, the rest with
+    the starter on top). Dealing starts left of the dealer."""
+    players = config.players
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    hands = [[] for _ in range(players)]
+    for k in range(config.dealt * players):
+        hands[order[k % players]].append(deck[k])
+    rest = list(deck[config.dealt * players:])
+    extra = rest.pop(0) if players == 3 else None
+    return tuple(tuple(hand) for hand in hands), extra, tuple(rest)
 
 
 def stack_deck(config: Config, dealer: int, hands, starter: Card, extra: Card | None = None):
@@ -250,13 +300,19 @@ def _cut_for_deal(players: int, rng: random.Random) -> tuple[int, tuple[Card, ..
             return low[0], cuts
 
 
+def _seeds(seeds) -> tuple[int, ...]:
+    seeds = tuple(seeds)
+    if not all(type(seed) is int and 0 <= seed < 2**63 for seed in seeds):
+        raise ParseError("a seed is a whole number from 0 to 2**63 - 1")
+    return seeds
+
+
 def _shuffled(state: State, hand_no: int) -> list[Card]:
     if hand_no < len(state.stacked):
         top = list(state.stacked[hand_no])
         return top + [card for card in DECK if card not in top]
-    deck = list(DECK)
-    _rng(state.seed, "deal", hand_no).shuffle(deck)
-    return deck
+    seeds = state.hand_seeds
+    return list(shuffled_deck(seeds[hand_no] if hand_no < len(seeds) else state.seed, hand_no))
 
 
 def _check_legal(state: State, action: Action) -> None:
@@ -328,13 +384,9 @@ class _Table:
     def deal(self, dealer: int) -> None:
         config, players = self.config, self.config.players
         hand_no = self.hand_no + 1 if self.state.hands else self.hand_no
-        deck = _shuffled(self.state, hand_no)
-        order = [(dealer + 1 + i) % players for i in range(players)]
-        self.hands = [[] for _ in range(players)]
-        for k in range(config.dealt * players):
-            self.hands[order[k % players]].append(deck[k])
-        rest = deck[config.dealt * players:]
-        crib = (rest.pop(0),) if players == 3 else ()
+        hands, extra, rest = deal_from(config, dealer, _shuffled(self.state, hand_no))
+        self.hands = [list(hand) for hand in hands]
+        crib = (extra,) if extra is not None else ()
         self.discards = [None] * players
         self.set(phase=DISCARDING, hand_no=hand_no, dealer=dealer, crib=crib,
                  undealt=tuple(rest), starter=None, kept=(), pile=(), count=0, turn=None,

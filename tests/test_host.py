@@ -121,6 +121,7 @@ def check_secrecy(before, after, seat, text, seed):
         assert after is not None and after.phase == OVER and data["seed"] == after.seed
         return
     assert '"seed"' not in text and str(BIG_SEED + seed) not in text
+    assert after is None or str(after.seed) not in text
     if data["type"] != "view" or after is None:
         if data["type"] in ("chat", "table"):
             return
@@ -198,8 +199,8 @@ def test_full_games_leak_no_hidden_card_and_no_seed(players, bots, seed):
     for n, seat in enumerate(free):
         wire.join(f"conn-{seat}", wire.names[n])
     wire.host.command("start-table")
+    wire.pump()                 # the guests add to the first shuffle, then the game begins
     assert wire.table.session is not None
-    wire.pump()
     play_to_the_end(wire, random.Random(seed))
     total = 0
     for conn, log in wire.received.items():
@@ -223,6 +224,7 @@ def test_the_checker_catches_a_leak():
     wire = Wire(2)
     wire.join("c", "Gus")
     wire.host.command("start-table")
+    wire.pump()
     state = wire.table.session.state
     leak = protocol.view(wire.table.session.view(0), ())   # the host's own view, sent to seat 1
     with pytest.raises(AssertionError):
@@ -381,17 +383,19 @@ def test_a_guest_keeps_only_a_record_that_replays_to_its_own_finished_game():
     kept = guest.finished
     assert kept is not None and kept.seat == 1
     state = session_state()
+    seeds = state.hand_seeds
     tampered = [
-        protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"]),   # other deal
-        protocol.record(state.config, state.seed, state.actions[:-3], ["Hana", "Bob"]),  # cut short
-        protocol.record(state.config, state.seed, state.actions, ["Hana"]),              # a seat short
+        protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"], seeds),   # other deal
+        protocol.record(state.config, state.seed, state.actions[:-3], ["Hana", "Bob"], seeds),  # cut short
+        protocol.record(state.config, state.seed, state.actions, ["Hana"], seeds),              # a seat short
+        protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"], seeds[:-1] + (5,)),
     ]
     for text in tampered:
         guest.finished = None
         guest.receive(text)
         assert guest.finished is None, text[:80]
-    guest.receive(protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"]))
-    assert guest.finished == kept
+    guest.receive(protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"], seeds))
+    assert guest.finished == kept and kept.fair_verdict == "verified"
 
 
 def test_closing_the_table_tells_every_guest():

@@ -89,6 +89,7 @@ def host_mid_game():
     table.connect("guest")
     table.receive("guest", protocol.hello("Gus", None))
     table.start()
+    table.receive("guest", protocol.fair_contribute(0, 0, "cd" * 32))   # the first shuffle's share
     table.take_outbox()
     return table
 
@@ -107,9 +108,13 @@ messages = st.one_of(
     json_values.map(json.dumps),
     st.builds(lambda v, t, extra: json.dumps({"v": v, "type": t, **extra}),
               st.sampled_from([1, 1, 1, 0, 2, "1", True, None]),
-              st.sampled_from(["hello", "action", "chat", "view", "welcome", "table", "nope"]),
-              st.dictionaries(st.sampled_from(["name", "token", "state_id", "action", "text", "seat"]),
+              st.sampled_from(["hello", "action", "chat", "view", "welcome", "table", "nope", "fair_contribute"]),
+              st.dictionaries(st.sampled_from(["name", "token", "state_id", "action", "text", "seat",
+                                               "game", "hand", "value"]),
                               json_values, max_size=4)),
+    st.builds(lambda g, h, v: json.dumps({"v": 2, "type": "fair_contribute", "game": g, "hand": h, "value": v}),
+              st.integers(-1, 2) | json_values, st.integers(-1, 3) | json_values,
+              st.sampled_from(["ab" * 32, "0" * 64, "AB" * 32, "ab" * 31]) | json_values),
     st.builds(lambda sid, a: json.dumps({"v": 2, "type": "action", "n": 1, "state_id": sid, "action": a}),
               st.integers(-3, 40) | json_values, actions),
     st.builds(lambda n: "x" * n, st.integers(2000, 70000)),
@@ -120,7 +125,7 @@ messages = st.one_of(
 @given(st.lists(messages, min_size=1, max_size=3))
 def test_fuzzed_messages_never_break_the_host(texts):
     table = host_mid_game()
-    before = table.session.state
+    before, rounds = table.session.state, dict(table.fair.rounds)
     seats = [(s.kind, s.name, s.token) for s in table.seats]
     for text in texts:
         table.receive("guest", text)
@@ -131,6 +136,9 @@ def test_fuzzed_messages_never_break_the_host(texts):
         assert len(state.actions) == len(before.actions) + 1
         assert state.actions[-1].seat == 1 and state.actions[-1] in view(before, 1).legal
     assert [(s.kind, s.name, s.token) for s in table.seats] == seats
+    for hand, round_ in table.fair.rounds.items():   # only the guest's own share of the open round
+        if round_ != rounds[hand]:
+            assert hand == 1 and round_.contributions[1] == "ab" * 32 and rounds[hand].contributions[1] == "0" * 64
     for conn, text in table.take_outbox():
         assert conn == "guest"
         parse(text, "host")   # everything the host says is well-formed

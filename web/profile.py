@@ -177,7 +177,8 @@ def _trusted_record(data) -> GameRecord:
                              for k, v in data["summary"].items()})
         return GameRecord(data["id"], data["finished"], data["mode"], data["seat"],
                           tuple(data["names"]), config_from_json(data["config"]), data["seed"],
-                          tuple(data["actions"]), summary,
+                          tuple(data["actions"]), summary, tuple(data.get("hand_seeds", ())),
+                          data.get("fair"),
                           clean_hints(data.get("hints", []), len(data["actions"])),
                           clean_coach(data.get("coach", [])))
     except (KeyError, TypeError, AttributeError):

@@ -184,9 +184,27 @@ def _game_row(record: GameRecord) -> str:
     when = escape(record.finished[:16].replace("T", " "))
     return (f'<li data-record="{record.id}"><span class="when">{when}</span>'
             f'<span class="what">{escape(mode_label(record.mode))} · {record.config.players} players · {scores}</span>'
-            f'<span class="result {"win" if s.won else "loss"}">{escape(s.verdict)}</span>'
+            f'<span class="result {"win" if s.won else "loss"}">{escape(s.verdict)}</span>{_fair_tag(record)}'
             f'<button type="button" class="secondary small" data-action="replay" data-arg="{record.id}">Replay</button>'
             f'<button type="button" class="secondary small" data-action="share-record" data-arg="{record.id}">Copy link</button></li>')
+
+
+def _fair_tag(record: GameRecord) -> str:
+    """A game dealt fairly at a table with friends: its deal check, verified or failed."""
+    if record.fair_verdict is None:
+        return ""
+    if record.fair_verdict == "alarm":
+        reasons = escape("; ".join(record.fair["alarms"][:3]))
+        return f'<span class="fair-tag alarm" title="{reasons}">⚠ deal check failed</span>'
+    return '<span class="fair-tag">✓ deal verified</span>'
+
+
+def _fair_note(record: GameRecord) -> str:
+    if record.fair_verdict != "alarm":
+        return ""
+    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in record.fair["alarms"][:5])
+    return (f'<div class="fair-alarm" role="alert" data-testid="replay-fair-alarm"><b>⚠ The deal check failed '
+            f'in this game.</b> The host may have stacked the deck.<ul>{reasons}</ul></div>')
 
 
 def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
@@ -234,6 +252,7 @@ def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
     starter = card_face(hand.starter, "small") if hand.starter else "—"
     return f"""
 <section class="start replay" data-testid="replay"><h2>Replay: hand {index + 1} of {len(hands)}</h2>
+  {_fair_note(record)}
   <div class="replay-seats">{seats}</div>
   <p class="starter-line">Starter {starter}</p>
   <h3>The play</h3><ol class="replay-lines">{lines}</ol>

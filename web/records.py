@@ -1,4 +1,7 @@
 """Finished games as records: (config, seed, actions) plus who sat where, and what they scored.
+A game dealt fairly at a table with friends also carries its ``hand_seeds`` and its ``fair``
+transcript (`game.fair`: every hand's commitment, contributions and revealed secret, and any
+alarm raised), which importing checks again.
 
 A record replays into the exact game, so it is both the replay viewer's input and the source
 of the statistics. Its ``summary`` is computed by replaying; importing a record replays it again
@@ -32,6 +35,7 @@ from game.actions import Action
 from game.codec import config_from_json, config_to_json
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
+from game.fair import Round, audit
 
 from .session import Session, clean_name
 
@@ -67,14 +71,26 @@ class GameRecord:
     seed: int
     actions: tuple[str, ...]
     summary: Summary
+    hand_seeds: tuple[int, ...] = ()  # a fair table's seed per hand (game.engine.with_hand_seed)
+    fair: dict | None = None          # {table, rounds, alarms}: the fair deal's transcript
     hints: tuple[int, ...] = ()          # the coach was asked before these actions (their index)
     coach: tuple[tuple[int, int], ...] = ()  # per hand: (discard, pegging) points given away, in hundredths
 
-    OPTIONAL = ("hints", "coach")        # records from before the coach have neither
+    OPTIONAL = ("hand_seeds", "fair", "hints", "coach")   # older records lack them
+
+    @property
+    def fair_verdict(self) -> str | None:
+        """``verified``, ``alarm``, or None for a game without a fair deal."""
+        if self.fair is None:
+            return None
+        return "alarm" if self.fair["alarms"] else "verified"
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["config"] = config_to_json(self.config)
+        for key in ("hand_seeds", "fair"):      # absent from other games: their records stay as they were
+            if not data[key]:
+                del data[key]
         return json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
 
     @classmethod
@@ -94,9 +110,12 @@ class GameRecord:
             raise ParseError("a game record names every seat")
         if not isinstance(data["finished"], str) or not isinstance(data["mode"], str):
             raise ParseError("a game record's date or mode is damaged")
+        seeds = data.get("hand_seeds", [])
+        if not isinstance(seeds, list) or len(seeds) > 1000:
+            raise ParseError("a game record's hand seeds are damaged")
         record = make_record(config, seed, actions, seat,
                              [clean_name(n, f"Seat {i + 1}") for i, n in enumerate(names)],
-                             data["mode"][:20], data["finished"][:40])
+                             data["mode"][:20], data["finished"][:40], seeds, data.get("fair"))
         if record.id != data["id"] or asdict(record.summary) != _summary_json(data["summary"]):
             raise ParseError("this game record has been altered: it does not replay to what it says")
         # The hints are kept (checked for shape); the coach's figures are not: re-checking them
@@ -140,7 +159,7 @@ def record_game(session: Session, seat: int, finished: str, mode: str | None = N
     if mode is None:
         mode = record_mode(session.bots, seat)
     record = make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
-                         session.names, mode, finished)
+                         session.names, mode, finished, state.hand_seeds)
     return replace(record, hints=clean_hints(getattr(session, "hints", []), len(state.actions)),
                    coach=coach_figures(coach) if coach is not None else ())
 
@@ -153,18 +172,37 @@ def record_mode(bots, seat: int) -> str:
     return "bot-" + max(others, key=("easy", "medium", "hard").index)
 
 
-def make_record(config: Config, seed, actions, seat: int, names, mode: str, finished: str):
-    summary = summarise(config, seed, actions, seat)
-    digest = hashlib.sha256(json.dumps([config_to_json(config), seed, list(actions), seat],
-                                       separators=(",", ":")).encode()).hexdigest()[:20]
+def make_record(config: Config, seed, actions, seat: int, names, mode: str, finished: str,
+                hand_seeds=(), fair=None):
+    """Replay a game into its record; a ``fair`` transcript is checked (`check_fair`)."""
+    hand_seeds = tuple(hand_seeds)
+    summary = summarise(config, seed, actions, seat, hand_seeds)
+    recipe = [config_to_json(config), seed, list(actions), seat] + ([list(hand_seeds)] if hand_seeds else [])
+    digest = hashlib.sha256(json.dumps(recipe, separators=(",", ":")).encode()).hexdigest()[:20]
     return GameRecord(digest, finished, mode, seat, tuple(names), config, seed, tuple(actions),
-                      summary)
+                      summary, hand_seeds, None if fair is None else check_fair(config, seed, hand_seeds, fair))
 
 
-def summarise(config: Config, seed, actions, seat: int) -> Summary:
+def check_fair(config: Config, seed: int, hand_seeds, fair) -> dict:
+    """A fair deal's transcript, read and audited again (`game.fair.audit`): its alarms must
+    include every problem the audit finds, or the record was altered to hide one."""
+    if not isinstance(fair, dict) or set(fair) != {"table", "rounds", "alarms"}:
+        raise ParseError("a game record's fair deal has the fields alarms, rounds, table")
+    table, rounds, alarms = fair["table"], fair["rounds"], fair["alarms"]
+    if not isinstance(table, str) or not isinstance(rounds, list) or len(rounds) > 1000 or \
+            not isinstance(alarms, list) or not all(isinstance(a, str) and len(a) < 200 for a in alarms[:200]):
+        raise ParseError("a game record's fair deal is damaged")
+    rounds = [Round.from_json(r) for r in rounds]
+    found = audit(table, config, seed, hand_seeds, rounds)
+    if not set(found) <= set(alarms):
+        raise ParseError("this game record has been altered: its fair deal check does not say what it finds")
+    return {"table": table[:64], "rounds": [r.to_json() for r in rounds], "alarms": list(alarms[:200])}
+
+
+def summarise(config: Config, seed, actions, seat: int, hand_seeds=()) -> Summary:
     """Replay a game and add up what ``seat`` scored, hand by hand."""
     try:
-        state = new_game(config, seed)
+        state = new_game(config, seed, hand_seeds=hand_seeds)
         events = []
         for text in actions:
             state, new = apply(state, Action.parse(text))

@@ -38,7 +38,7 @@ class ReplayHand:
 
 def replay_hands(record: GameRecord) -> list[ReplayHand]:
     """Replay ``record`` and cut it into hands."""
-    state = new_game(record.config, record.seed)
+    state = new_game(record.config, record.seed, hand_seeds=record.hand_seeds)
     names = list(record.names)
     hands = [ReplayHand(1, state.dealer, list(state.hands))]
     scores = state.scores                        # as the pegs left them

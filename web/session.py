@@ -19,7 +19,7 @@ import json
 
 from game.bots import BOT_LEVELS, make_bot, run
 from game.codec import decode_state, encode_state
-from game.engine import Config, State, apply, new_game, read_action
+from game.engine import Config, State, apply, new_game, read_action, with_hand_seed
 from game.errors import IllegalActionError, ParseError
 from game.events import Event, side_name
 from game.view import View, view
@@ -50,10 +50,13 @@ class Session:
         self.bots = list(bots)
         self.log = list(log)[-LOG_LINES:]
         self.hints = [n for n in hints if type(n) is int and 0 <= n <= len(state.actions)][:MAX_HINTS]
+        self.seed_for = None     # fair tables: hand_no -> the seed to deal it from (web.friends.fair_host)
 
     @classmethod
-    def new(cls, players: int, target: int, names, bots, seed: int, match_wins: int = 1) -> Session:
-        state = new_game(Config(players=players, target=target, match_wins=match_wins), seed)
+    def new(cls, players: int, target: int, names, bots, seed: int, match_wins: int = 1,
+            hand_seeds=()) -> Session:
+        state = new_game(Config(players=players, target=target, match_wins=match_wins), seed,
+                         hand_seeds=hand_seeds)
         session = cls(state, names, bots)
         if state.cut:
             session.record([Event("cut_for_deal", seat=state.dealer, cards=state.cut)])
@@ -85,7 +88,12 @@ class Session:
         action = read_action(action)
         if action.seat != seat:
             raise IllegalActionError("you can only act for your own seat")
-        self.state, events = apply(self.state, action)
+        state = self.state
+        if self.seed_for is not None:     # a move that deals a new hand: fix its seed first
+            trial, _ = apply(state, action)
+            if trial.hand_no > state.hand_no:
+                state = with_hand_seed(state, trial.hand_no, self.seed_for(trial.hand_no))
+        self.state, events = apply(state, action)
         self.record(events)
         return events
 
@@ -112,9 +120,9 @@ class Session:
         if state_id not in self.hints and len(self.hints) < MAX_HINTS:
             self.hints.append(state_id)
 
-    def rematch(self, seed: int) -> None:
+    def rematch(self, seed: int, hand_seeds=()) -> None:
         """A new game at the same table, with the same players and bots."""
-        self.state = new_game(self.config, seed)
+        self.state = new_game(self.config, seed, hand_seeds=hand_seeds)
         self.hints = []
         self.log.append("— new game —")
         if self.state.cut:

@@ -46,6 +46,7 @@ GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same s
 USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
 USED_KEPT = 50
 PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
+FAIR_EVERY = 1.0       # seconds between looks for late shares of the shuffle (web.friends.fair_host)
 RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
 USED_INVITE = ("You have used this invite link already: each one connects one friend, once. "
                "Ask the host for a new invite link.")
@@ -152,6 +153,14 @@ class FriendsGlue:
         self.net.start()
         self.paint()
         asyncio.ensure_future(self._watch_paths(ctl))
+        asyncio.ensure_future(self._fair_clock(ctl))
+
+    async def _fair_clock(self, ctl: HostController) -> None:
+        """While this table is open: a guest's late share of the shuffle is replaced in time."""
+        while self.ctl is ctl:
+            await asyncio.sleep(FAIR_EVERY)
+            if self.ctl is ctl and ctl.table.tick():
+                self.after_input()
 
     async def _watch_paths(self, ctl) -> None:
         """Keep each seat's path and round trip fresh for the players list (host and guest)."""

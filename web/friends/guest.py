@@ -26,10 +26,13 @@ from game.actions import Action
 from game.cards import Card
 from game.engine import DISCARDING, OVER, PLAYING
 from game.errors import ParseError
+from game.engine import Config
 from game.events import side_name
+from game.fair import Round, audit
 
 from . import protocol
 from .delivery import Outgoing
+from .fair_guest import ALARM, FairWatch
 from .protocol import ProtocolError, parse
 from ..controller import clean_prefs, key_command, toggle_selection
 from ..records import make_record
@@ -76,6 +79,7 @@ class GuestController:
         self.answer_code = ""             # invited by code: the answer to send back to the host
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
         self.was_seated = False           # the host has welcomed this token (here or before a reload)
+        self.fair = FairWatch(room)       # the fair deal: this guest's shares, checks and verdicts
 
     # -- what render reads --
 
@@ -135,6 +139,8 @@ class GuestController:
 
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
+        self.fair.seat = self.seat
+        self.fair.replaying = True        # the fair deal's history comes next, then the table
         self.welcomed = self.was_seated = True
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
@@ -156,6 +162,7 @@ class GuestController:
 
     def _on_table(self, message) -> None:
         self.table = message.fields
+        self.fair.replaying = False       # the host sends its fair deal history before this
         if self.screen == "lobby" and self.table["started"] and self.current is not None:
             self.screen = "table"
 
@@ -172,6 +179,7 @@ class GuestController:
             self.drops.append("a view for another seat")
             return
         self.current = view
+        self.fair.saw(view, events)
         names = self.names()
         if message["log"] is not None:
             self.log_lines = list(message["log"])
@@ -204,8 +212,11 @@ class GuestController:
         try:
             if len(names) != message["config"].players:
                 raise ParseError("it does not name every seat")
+            fair = self.fair.transcript(self.fair.game) if message["hand_seeds"] else None
+            if fair is not None:    # what the audit of the whole game finds is an alarm too
+                fair = self._audited(message, fair)
             record = make_record(message["config"], message["seed"], message["actions"], self.seat,
-                                 names, "friends", self.clock())
+                                 names, "friends", self.clock(), message["hand_seeds"], fair)
         except ParseError as bad:
             self.drops.append(f"a game record that does not replay: {bad}")
             return
@@ -214,6 +225,36 @@ class GuestController:
             return
         if self.finished is None or self.finished.id != record.id:
             self.finished = record
+            for alarm in (record.fair or {}).get("alarms", []):   # what only the whole record shows
+                if alarm not in self.fair.alarms:
+                    self.fair.alarms.append(alarm)
+            self._alarm_news()
+
+    @staticmethod
+    def _audited(message, fair: dict) -> dict:
+        rounds = [Round.from_json(r) for r in fair["rounds"]]
+        found = audit(fair["table"], message["config"], message["seed"], message["hand_seeds"], rounds)
+        return dict(fair, alarms=fair["alarms"] + [p for p in found if p not in fair["alarms"]])
+
+    def _on_fair_commit(self, message) -> None:
+        value = self.fair.commit(message["game"], message["hand"], message["commitment"])
+        if value is not None:
+            self.outbox.append(protocol.fair_contribute(message["game"], message["hand"], value))
+        self._alarm_news()
+
+    def _on_fair_deal(self, message) -> None:
+        self.fair.deal(message["game"], message["hand"], message["contributions"], message["sources"])
+
+    def _on_fair_reveal(self, message) -> None:
+        if self.table is None:
+            return self.drops.append("a fair deal's reveal before the table")
+        config = Config(players=self.table["players"], target=self.table["target"])
+        self.fair.reveal(message["game"], message["hand"], message["secret"], config)
+        self._alarm_news()
+
+    def _alarm_news(self) -> None:
+        if self.fair.alarms:
+            self.announcement = "The deal check failed: " + self.fair.alarms[-1]
 
     # -- the guest's input --
 

@@ -6,7 +6,8 @@ Guests' messages come in through `HostTable.receive(conn, text)`; everything to 
 the seat bound to its connection, never anything the message says. Each guest gets only its
 own `view` and the public events, so hidden cards and the seed stay in the host's browser
 until the game is over; then each guest gets the game's `record` (config, seed, moves) for its
-own history (a rematch deals from a fresh seed).
+own history (a rematch deals from a fresh seed). Every hand is dealt fairly (`game.fair`,
+`web.friends.fair_table`): the game begins once the guests have added to the first shuffle.
 
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
 ...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
@@ -14,7 +15,10 @@ own history (a rematch deals from a fresh seed).
 True
 >>> [parse(text, "host").type for conn, text in table.take_outbox()]
 ['table', 'welcome', 'chat', 'chat', 'table']
->>> table.start(); table.session.names
+>>> table.start(); table.session is None           # waiting for Bob's share of the shuffle
+True
+>>> table.receive("peer-1", protocol.fair_contribute(0, 0, "cd" * 32)); table.session.names
+True
 ['Ann', 'Bob']
 """
 
@@ -30,6 +34,8 @@ from game.engine import OVER, legal_actions
 from game.errors import IllegalActionError, ParseError
 
 from . import protocol
+from .fair_host import FairDealer
+from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
 from .protocol import ProtocolError, parse
 from ..session import Session, clean_name
@@ -53,8 +59,9 @@ class Seat:
     last_n: int = 0                # the last message number taken from this person (web.friends.delivery)
 
 
-class HostTable:
-    """The table the host's browser runs. Connections are any hashable ids."""
+class HostTable(FairRounds):
+    """The table the host's browser runs. Connections are any hashable ids. Its fair deal's
+    rounds are `web.friends.fair_table.FairRounds`'."""
 
     def __init__(self, room: str, players: int, target: int, host_name: str, seed_source,
                  token_source=lambda: secrets.token_urlsafe(18), clock=time.time, ticker=time.monotonic):
@@ -72,6 +79,10 @@ class HostTable:
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
         self.on_move = None              # called with (events, starter) after a guest's move
+        self.on_begin = None             # called when a game begins (its first hand is dealt)
+        self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
+        self.games = 0                   # games begun at this table, numbering the fair deal's rounds
+        self.starting = False            # start or rematch asked: waiting for the first hand's round
 
     # -- reading --
 
@@ -97,7 +108,7 @@ class HostTable:
         return [seat for seat, s in enumerate(self.seats) if s.kind == "open"]
 
     def can_start(self) -> bool:
-        return not self.started and not self.open_seats()
+        return not self.started and not self.starting and not self.open_seats()
 
     def take_outbox(self) -> list[tuple[object, str]]:
         out, self.outbox = self.outbox, []
@@ -170,6 +181,8 @@ class HostTable:
             return self.hello(conn, message["name"], message["token"])
         if seat is None:
             return self.drop(conn, f"{message.type} before hello")   # sent again after the welcome
+        if message.type == "fair_contribute":
+            return self.contribution(conn, seat, message)
         person, n = self.seats[seat], message["n"]
         if n <= person.last_n:      # sent again after a drop, but taken already: say so again
             self.drop(conn, f"message {n} again")
@@ -212,6 +225,7 @@ class HostTable:
             news = f"{name} sat down"
         self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
         self.send(conn, protocol.chat_lines(self.chat))
+        self.send_fair_history(conn)
         self.system(news)
         self.send_table()
         if self.started:
@@ -256,19 +270,44 @@ class HostTable:
         self.send_table()
 
     def start(self) -> None:
+        """Ask the guests for their share of the first shuffle; the game begins when all have
+        sent it, or after `web.friends.fair_host.WAIT` seconds (see `tick`)."""
         if not self.can_start():
             raise IllegalActionError("fill the empty seats (a friend or a bot) before starting")
-        names = [s.name for s in self.seats]
-        bots = [s.level if s.kind == "bot" else None for s in self.seats]
-        self.session = Session.new(self.players, self.target, names, bots, seed=self.seed_source())
-        self.system("The game begins")
-        self.send_table()
-        self.broadcast_views((), full=True)
+        self.begin_round()
 
     def rematch(self) -> None:
-        self.session.rematch(self.seed_source())
-        self.system("A new game at the same table")
+        if self.starting:
+            raise IllegalActionError("the new game is being shuffled")
+        self.games += 1
+        self.begin_round()
+
+    def begin_round(self) -> None:
+        self.starting = True
+        self.fair.new_game()
+        self.open_round(0)
+        self.maybe_begin()
+
+    def maybe_begin(self) -> bool:
+        if not self.starting or not (self.fair.ready(0) or 0 in self.fair.due(self.ticker())):
+            return False
+        seed = self.fix(0)
+        self.starting = False
+        if self.session is None:
+            names = [s.name for s in self.seats]
+            bots = [s.level if s.kind == "bot" else None for s in self.seats]
+            self.session = Session.new(self.players, self.target, names, bots, seed=seed, hand_seeds=(seed,))
+            self.system("The game begins")
+            self.send_table()
+        else:
+            self.session.rematch(seed, hand_seeds=(seed,))
+            self.system("A new game at the same table")
+        self.session.seed_for = self.fix
         self.broadcast_views((), full=True)
+        self.open_round(1)
+        if self.on_begin is not None:
+            self.on_begin()
+        return True
 
     def stand_in(self, seat: int, level: str) -> None:
         """Hand an away player's seat to a bot for now."""
@@ -313,21 +352,29 @@ class HostTable:
         for event in events:
             if event.kind in ("go", "peg", "game_over", "match_over"):
                 self.system(event.describe(names))
-        self.broadcast_views(events, full=False)
+        self.broadcast_views(events, full=False, reveals=self.due_reveals(events))
+        state = self.session.state
+        if state.phase != OVER and any(event.kind == "deal" for event in events):
+            self.open_round(state.hand_no + 1)
 
-    def broadcast_views(self, events, full: bool) -> None:
+    def broadcast_views(self, events, full: bool, reveals=()) -> None:
         for conn, seat in self.seat_of.items():
             if seat is not None:
-                self.send_view(seat, events, full)
+                self.send_view(seat, events, full, reveals)
 
-    def send_view(self, seat: int, events, full: bool) -> None:
+    def send_view(self, seat: int, events, full: bool, reveals=()) -> None:
+        """A seat's view, then the secrets revealed by it (after the show it carries), then,
+        once the game is over, its record (after every reveal, so the record can be checked)."""
         conn = self.conn_of(seat)
         if conn is not None and self.session is not None:
             log = self.session.log if full else None
             self.send(conn, protocol.view(self.session.view(seat), events, log))
+            for round_ in reveals:
+                self.send(conn, protocol.fair_reveal(round_))
             state = self.session.state
             if state.phase == OVER:     # the game is history now: its recipe is the guest's too
-                self.send(conn, protocol.record(state.config, state.seed, state.actions, self.session.names))
+                self.send(conn, protocol.record(state.config, state.seed, state.actions, self.session.names,
+                                                state.hand_seeds))
 
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
@@ -352,6 +399,7 @@ class HostTable:
     def to_json(self) -> str:
         return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
                            "seats": [asdict(s) for s in self.seats], "chat": self.chat,
+                           "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -373,6 +421,12 @@ class HostTable:
             table.chat = [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:]
             if data["session"] is not None:
                 table.session = Session.from_json(data["session"])
+            fair = data.get("fair")
+            if fair is not None:
+                table.fair.load(fair, table.ticker())
+                table.games, table.starting = int(fair["games"]), fair["starting"] is True
+            if table.session is not None:
+                table.session.seed_for = table.fix
         except (TypeError, KeyError, ValueError, AttributeError) as damaged:
             if isinstance(damaged, ParseError):
                 raise

@@ -35,6 +35,7 @@ class HostController(Controller):
         self.code_note = ""       # how the latest code invite is going, in words
         self.session = table.session
         table.on_move = super()._take      # a guest's move: update the host's screen too
+        table.on_begin = self._began       # the guests have added to the first shuffle
         if table.started:
             self._reset_screen()
         else:
@@ -75,11 +76,12 @@ class HostController(Controller):
 
     def _do_start_table(self, _=None) -> None:
         self.table.start()
-        self.session = self.table.session
-        self._reset_screen()
 
     def _do_new_game(self, _=None) -> None:
         self.table.rematch()
+
+    def _began(self) -> None:
+        self.session = self.table.session
         self._reset_screen()
 
     def _do_stand_in(self, arg) -> None:

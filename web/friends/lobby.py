@@ -17,6 +17,7 @@ from html import escape
 from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
+from .fair_view import fair_panel
 
 
 def seats_info(ctl) -> list[dict]:
@@ -134,6 +135,8 @@ def render_lobby(ctl) -> str:
         ready = ctl.table.can_start()
         note = ("Everyone is seated." if ready else
                 f"{waiting} empty seat{'s' if waiting > 1 else ''}: wait for a friend or put a bot there.")
+        if ctl.table.starting:
+            note = "Shuffling: each friend's browser adds its own randomness to the deck…"
         start = (f'<div class="actions"><button class="primary" data-action="start-table" data-testid="start-table"'
                  f'{"" if ready else " disabled"}>Start the game</button>'
                  f'<button type="button" class="secondary" data-action="leave" data-testid="close-table">'
@@ -251,6 +254,7 @@ def chat_panel(ctl, presence: bool = True) -> str:
                  f'data-testid="leave-game">{what}</button>')
     if presence and ctl.table:
         people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
+        people += fair_panel(ctl)
         if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
             people += code_invite_panel(ctl, expand=False)
     return f"""

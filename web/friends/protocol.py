@@ -7,11 +7,14 @@ types (`Action`, `View`, `Event`). Anything else raises `ProtocolError` with a r
 person can read; the caller drops the message and logs the reason. Pure Python.
 
     guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
+                    fair_contribute {game, hand, value}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
                     table {players, target, started, seats}                 chat {lines}
                     view {view, events, log}   (log: the whole history on a full sync, else null)
-                    record {config, seed, actions, names}   (only once the game is over)
+                    record {config, seed, hand_seeds, actions, names}   (only once the game is over)
                     ack {n}
+                    fair_commit {game, hand, commitment}   fair_deal {game, hand, contributions, sources}
+                    fair_reveal {game, hand, secret}       (the fair deal: game.fair, web.friends.fair_host)
 
 A guest's first ``hello`` proposes a fresh seat token, which the host keeps for the seat it
 gives: a ``hello`` sent again over a new channel before the ``welcome`` came back finds that
@@ -38,6 +41,7 @@ import re
 from game.actions import Action
 from game.codec import config_from_json, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
 from game.errors import ParseError
+from game.fair import HEX, SOURCES
 
 VERSION = 2
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
@@ -47,6 +51,7 @@ MAX_NAME = 24
 MAX_CHAT = 280
 MAX_LOG_LINES = 400
 MAX_CHAT_LINES = 100
+MAX_HANDS = 1_000                # hands in one game (a 121 game has about 10 to 30)
 MAX_ACTIONS = 4_000              # a finished game's moves, for the guest's own record of it
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEAT_KINDS = ("host", "person", "bot", "open")
@@ -61,6 +66,7 @@ FIELDS = {
         "hello": {"name", "token"},
         "action": {"state_id", "action", "n"},
         "chat": {"text", "n"},
+        "fair_contribute": {"game", "hand", "value"},
     },
     "host": {
         "welcome": {"seat", "token", "last"},
@@ -70,7 +76,10 @@ FIELDS = {
         "table": {"players", "target", "started", "seats"},
         "view": {"view", "events", "log"},
         "chat": {"lines"},
-        "record": {"config", "seed", "actions", "names"},
+        "record": {"config", "seed", "hand_seeds", "actions", "names"},
+        "fair_commit": {"game", "hand", "commitment"},
+        "fair_deal": {"game", "hand", "contributions", "sources"},
+        "fair_reveal": {"game", "hand", "secret"},
     },
 }
 
@@ -247,17 +256,50 @@ def _record(data) -> dict:
     actions = _list(data["actions"], MAX_ACTIONS, "a game's actions")
     if not all(isinstance(a, str) and len(a) <= 40 for a in actions):
         raise ProtocolError("a game's actions are short texts")
+    seeds = _list(data["hand_seeds"], MAX_HANDS, "a game's hand seeds")
     return {"config": config_from_json(data["config"]),
             "seed": _int(data["seed"], 0, 2**63, "a seed"),
+            "hand_seeds": [_int(seed, 0, 2**63 - 1, "a hand seed") for seed in seeds],
             "actions": actions,
             "names": [_text(n, MAX_NAME, "a name", empty=True) for n in _list(data["names"], 4, "names")]}
+
+
+def _hex(value, what: str) -> str:
+    if not isinstance(value, str) or not HEX.fullmatch(value) or value == "0" * 64:
+        raise ProtocolError(f"{what} is 64 lowercase hex digits (not all zeros)")
+    return value
+
+
+def _round(data) -> dict:
+    return {"game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
+            "hand": _int(data["hand"], 0, MAX_HANDS, "a hand number")}
+
+
+def _contribute(data) -> dict:
+    return dict(_round(data), value=_hex(data["value"], "a contribution"))
+
+
+def _commit(data) -> dict:
+    return dict(_round(data), commitment=_hex(data["commitment"], "a commitment"))
+
+
+def _deal(data) -> dict:
+    values, sources = _list(data["contributions"], 4, "contributions"), _list(data["sources"], 4, "sources")
+    if len(values) != len(sources) or len(values) < 2 or any(s not in SOURCES for s in sources):
+        raise ProtocolError(f"a fair deal lists every seat's contribution and its source ({', '.join(SOURCES)})")
+    return dict(_round(data), contributions=[_hex(v, "a contribution") for v in values], sources=list(sources))
+
+
+def _reveal(data) -> dict:
+    return dict(_round(data), secret=_hex(data["secret"], "a secret"))
 
 
 READERS = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
     ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
-    ("record", "host"): _record,
+    ("record", "host"): _record, ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit,
+    ("fair_deal", "host"): _deal, ("fair_reveal", "host"): _reveal,
 }
 
 
@@ -308,7 +350,24 @@ def chat_lines(lines: list[dict]) -> str:
     return _dump("chat", lines=lines[-MAX_CHAT_LINES:])
 
 
-def record(config, seed: int, actions, names) -> str:
+def record(config, seed: int, actions, names, hand_seeds=()) -> str:
     """A finished game, so a guest can keep it in its profile: never sent before the end."""
-    return _dump("record", config=config_to_json(config), seed=seed,
+    return _dump("record", config=config_to_json(config), seed=seed, hand_seeds=list(hand_seeds),
                  actions=[str(a) for a in actions], names=list(names))
+
+
+def fair_contribute(game: int, hand: int, value: str) -> str:
+    return _dump("fair_contribute", game=game, hand=hand, value=value)
+
+
+def fair_commit(round_) -> str:
+    return _dump("fair_commit", game=round_.game, hand=round_.hand, commitment=round_.commitment)
+
+
+def fair_deal(round_) -> str:
+    return _dump("fair_deal", game=round_.game, hand=round_.hand, contributions=list(round_.contributions),
+                 sources=list(round_.sources))
+
+
+def fair_reveal(round_) -> str:
+    return _dump("fair_reveal", game=round_.game, hand=round_.hand, secret=round_.secret)

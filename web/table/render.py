@@ -8,6 +8,7 @@ from game.engine import DISCARDING, OVER, PLAYING
 
 from ..coach_view import hint_html, hint_line, review_html, summary_html
 from ..controller import Controller, hand_order
+from ..friends.fair_view import fair_strip
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
@@ -85,7 +86,7 @@ def scoreboard(ctl: Controller, view) -> str:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
     board = board_svg(target, view.scores, view.previous, names)
     return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
-            f'{wins}{board}</section>')
+            f'{wins}{board}{fair_strip(ctl)}</section>')
 
 
 def seat_badges(ctl: Controller, view, seat: int) -> str:

@@ -1,0 +1,405 @@
+"""The fair deal (`game.fair`, `web.friends.fair_host`, `web.friends.fair_guest`): properties of
+the derivation and the checks, honest tables verified hand by hand, and cheating hosts (a secret
+changed after the commitment, a different secret revealed, a commitment used again, a deal from
+another seed) caught by every guest; late shares replaced without stalling; malformed fair-deal
+messages refused with a reason and changing nothing; records that keep and re-check it all."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.codec import decode_state, encode_state
+from game.engine import Config, apply, deal_from, legal_actions, new_game, replay, shuffled_deck, with_hand_seed
+from game.errors import IllegalActionError, ParseError
+from game.fair import Round, Seen, audit, check_reveal, check_seen, commitment, hand_seed, stand_in
+from web.friends import fair_host, protocol
+from web.friends.fair_view import fair_panel, fair_strip
+from web.friends.protocol import ProtocolError, parse
+from web.records import GameRecord
+
+from test_host import Wire, play_to_the_end
+
+hexes = st.binary(min_size=32, max_size=32).map(bytes.hex)
+
+
+# ---- game.fair: properties ----
+
+@settings(deadline=None)
+@given(hexes, st.lists(hexes, min_size=2, max_size=4), st.integers(0, 50), st.integers(0, 40),
+       st.integers(0, 3), hexes)
+def test_the_seed_depends_on_every_input(secret, contributions, game, hand, which, other):
+    seed = hand_seed("room", game, hand, secret, contributions)
+    assert 0 <= seed < 2**63 and seed == hand_seed("room", game, hand, secret, list(contributions))
+    changed = list(contributions)
+    changed[which % len(changed)] = other
+    variants = [("room", game, hand, other, contributions), ("room", game, hand, secret, changed),
+                ("room2", game, hand, secret, contributions), ("room", game + 1, hand, secret, contributions),
+                ("room", game, hand + 1, secret, contributions),
+                ("room", game, hand, secret, contributions[::-1])]
+    original = ("room", game, hand, secret, tuple(contributions))
+    for args in variants:
+        if args[:4] + (tuple(args[4]),) != original:
+            assert hand_seed(*args) != seed
+
+
+@settings(deadline=None)
+@given(hexes, hexes)
+def test_only_the_committed_secret_passes(secret, other):
+    round_ = Round(0, 0, commitment(secret), ("0" * 64, "ab" * 32), ("host", "guest"), secret).stood_in()
+    assert check_reveal(round_, secret, ()) == ()
+    if other != secret:
+        assert "does not match the commitment" in check_reveal(round_, other, ())[0]
+    assert any("again" in p for p in check_reveal(round_, secret, (round_.commitment,)))
+    assert any("changed your contribution" in p for p in check_reveal(round_, secret, (), mine=(1, other)))\
+        == (other != "ab" * 32)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**63 - 1), st.integers(1, 2**63 - 1), st.integers(0, 3))
+def test_what_a_seat_saw_matches_its_own_deck_and_no_other(players, seed, delta, seat):
+    config = Config(players=players)
+    seat %= players
+    state = new_game(config, seed)
+    hands, extra, rest = deal_from(config, state.dealer, shuffled_deck(seed, 0))
+    assert hands == state.hands and rest[0] == state.undealt[0]
+    seen = Seen(seat, state.dealer, frozenset(state.hands[seat]), True, rest[0],
+                frozenset((s, h[0]) for s, h in enumerate(hands)), cut=state.cut)
+    assert check_seen(config, seed, 0, seen) == ()
+    assert check_seen(config, (seed + delta) % 2**63, 0, seen) != ()
+
+
+@settings(deadline=None)
+@given(st.sampled_from(["host", "guest", "bot", "replaced"]), hexes, hexes)
+def test_a_round_reads_back_what_it_writes(source, secret, value):
+    round_ = Round(3, 7, commitment(secret), (value, value), ("host", source), secret)
+    assert Round.from_json(json.loads(json.dumps(round_.to_json()))) == round_
+    for broken in ({"secret": "AB" * 32}, {"sources": ["host", "cheat"]}, {"game": -1}, {"contributions": [value]}):
+        with pytest.raises(ParseError):
+            Round.from_json(dict(round_.to_json(), **broken))
+
+
+def test_stand_ins_are_fixed_by_the_secret():
+    assert stand_in("ab" * 32, 1) != stand_in("ab" * 32, 2) != stand_in("cd" * 32, 2)
+
+
+# ---- the engine: per-hand seeds, and every other game exactly as before ----
+
+def test_games_without_hand_seeds_deal_and_save_as_before():
+    state = new_game(Config(players=3), seed=7)
+    # The deck of hand 1 for seed 7, as the engine dealt it before per-hand seeds existed.
+    assert " ".join(map(str, shuffled_deck(7, 0)[:6])) == " ".join(map(str, _old_deck(7, 0)[:6]))
+    assert "hand_seeds" not in encode_state(state) and decode_state(encode_state(state)) == state
+
+
+def _old_deck(seed, hand):
+    deck = list(__import__("game.cards", fromlist=["DECK"]).DECK)
+    random.Random(f"cribbage/{seed}/deal/{hand}").shuffle(deck)
+    return deck
+
+
+def test_hand_seeds_replay_and_save_exactly():
+    config, rng = Config(players=2, target=61), random.Random(4)
+    state = new_game(config, 11, hand_seeds=(11,))
+    seeds = [11]
+    while state.phase != "over":
+        seat = next(s for s in range(2) if legal_actions(state, s))
+        action = rng.choice(legal_actions(state, seat))
+        trial, _ = apply(state, action)
+        if trial.hand_no > state.hand_no:
+            seeds.append(rng.randrange(2**63))
+            state = with_hand_seed(state, trial.hand_no, seeds[-1])
+        state, _ = apply(state, action)
+    assert replay(config, 11, state.actions, hand_seeds=seeds) == state
+    assert decode_state(encode_state(state)) == state
+    with pytest.raises(IllegalActionError):
+        with_hand_seed(state, 1, 5)          # a hand dealt already keeps its seed
+
+
+# ---- tables: honest hosts are verified, cheats are caught by every guest ----
+
+def table(players=3, seed=1, bots=()):
+    wire = Wire(players, seed=seed, bots=bots)
+    for n, seat in enumerate(s for s in range(1, players) if s not in dict(bots)):
+        wire.join(f"conn-{seat}", wire.names[n])
+    return wire
+
+
+def verdicts(guest):
+    return {hand: verdict for hand, verdict, _ in guest.fair.marks()}
+
+
+@pytest.mark.parametrize("players, bots", [(3, ()), (4, ((3, "easy"),))])
+def test_every_hand_of_an_honest_game_is_verified_by_every_guest(players, bots):
+    wire = table(players, bots=bots)
+    wire.host.command("start-table")
+    wire.pump()
+    play_to_the_end(wire, random.Random(players))
+    wire.pump()
+    hands = wire.table.session.state.hand_no + 1
+    for guest in wire.guests.values():
+        assert verdicts(guest) == {hand: "verified" for hand in range(hands)}, guest.fair.alarms
+        assert guest.finished.fair_verdict == "verified"
+        assert 'data-testid="fair-mark"' in fair_strip(guest) and "fair-alarm" not in fair_strip(guest)
+        assert ("fair-bots" in fair_panel(guest)) == bool(bots)
+
+
+def cheat_changed_secret(wire, hand):
+    """Deals ``hand`` from a secret other than the one it committed to, and reveals that one."""
+    dealer = wire.table.fair
+    honest_fix = dealer.fix
+
+    def fix(h):
+        if h == hand and h not in dealer.fixed:
+            dealer.rounds[h] = Round(**dict(dealer.rounds[h].to_json(), secret="ee" * 32))
+        return honest_fix(h)
+    dealer.fix = fix
+
+
+def cheat_revealed_other(wire, hand):
+    """Deals honestly but reveals another secret for ``hand``."""
+    dealer = wire.table.fair
+    honest_reveal = dealer.reveal
+
+    def reveal(h):
+        round_ = honest_reveal(h)
+        return Round(**dict(round_.to_json(), secret="ee" * 32)) if h == hand else round_
+    dealer.reveal = reveal
+
+
+def cheat_reused_commitment(wire, hand):
+    """Sends ``hand`` the commitment of the hand before it (so it deals from the same secret)."""
+    dealer = wire.table.fair
+    honest_open = dealer.open
+
+    def open_(game, h, sources, now):
+        if h == hand:
+            dealer.secret_source, dealer.sent = (lambda: dealer.rounds[h - 1].secret), []
+        return honest_open(game, h, sources, now)
+    dealer.open = open_
+
+
+def cheat_other_seed(wire, hand):
+    """Deals ``hand`` from a seed of its choosing, not the derived one."""
+    honest_fix = wire.table.fix
+    wire.table.session.seed_for = lambda h: (honest_fix(h) + 1) % 2**63 if h == hand else honest_fix(h)
+
+
+def cheat_hidden_shares(wire, hand):
+    """Never publishes the shares of ``hand`` (so no guest could check them before the deal)."""
+    honest_broadcast = wire.table.broadcast
+
+    def broadcast(text):
+        data = json.loads(text)
+        if not (data["type"] == "fair_deal" and data["hand"] == hand):
+            honest_broadcast(text)
+    wire.table.broadcast = broadcast
+
+
+@pytest.mark.parametrize("cheat, words", [
+    (cheat_changed_secret, "does not match the commitment"),
+    (cheat_revealed_other, "does not match the commitment"),
+    (cheat_reused_commitment, "earlier hand's commitment"),
+    (cheat_other_seed, "not the ones the deck deals you"),
+    (cheat_hidden_shares, "did not publish every seat's share"),
+])
+def test_a_cheating_host_is_caught_by_every_guest(cheat, words):
+    wire = table(3, seed=7)
+    wire.host.command("start-table")
+    wire.pump()
+    cheat(wire, 2)
+    play_to_the_end(wire, random.Random(7))
+    wire.pump()
+    for guest in wire.guests.values():
+        marks = verdicts(guest)
+        assert marks[2] == "alarm" and marks[0] == marks[1] == "verified", guest.fair.verdicts
+        assert any(words in alarm for alarm in guest.fair.alarms), guest.fair.alarms
+        assert "fair-alarm" in fair_strip(guest) and 'role="alert"' in fair_strip(guest)
+        record = guest.finished      # the alarm stays with the game's record, and survives an import
+        if record is not None:
+            assert record.fair_verdict == "alarm"
+            assert GameRecord.from_json(record.to_json()).fair["alarms"] == record.fair["alarms"]
+
+
+# ---- late shares: replaced, announced, never a stall ----
+
+def test_a_missing_share_is_replaced_at_the_deal_and_announced():
+    wire = table(2)
+    gus = wire.guests["conn-1"]
+    real_commit = gus.fair.commit
+    gus.fair.commit = lambda game, hand, c: None if hand == 1 else real_commit(game, hand, c)   # silent on hand 2
+    wire.host.command("start-table")
+    wire.pump()
+    assert 1 in wire.table.fair.rounds and 1 not in wire.table.fair.fixed   # waiting, and the table plays on
+    play_to_the_end(wire, random.Random(2))
+    assert wire.table.fair.rounds[1].sources[1] == "replaced"
+    assert any("did not come in time" in line["text"] for line in gus.chat)
+
+
+def test_a_late_share_at_the_start_is_replaced_after_the_wait():
+    wire = table(2)
+    gus = wire.guests["conn-1"]
+    gus.fair.commit = lambda *args: None                     # this browser never answers
+    wire.host.command("start-table")
+    wire.pump()
+    assert wire.table.session is None and wire.table.starting
+    now = wire.table.fair.opened[0]
+    wire.table.ticker = lambda: now + fair_host.WAIT - 0.5
+    assert not wire.table.tick() and wire.table.session is None     # still within the wait
+    wire.table.ticker = lambda: now + fair_host.WAIT
+    assert wire.table.tick() and wire.table.session is not None   # begun without it
+    assert wire.table.fair.rounds[0].sources == ("host", "replaced")
+
+
+# ---- malformed fair-deal messages ----
+
+@pytest.mark.parametrize("fields, reason", [
+    ({"game": 0, "hand": 0, "value": "AB" * 32}, "hex"),
+    ({"game": 0, "hand": 0, "value": "0" * 64}, "not all zeros"),
+    ({"game": 0, "hand": -1, "value": "ab" * 32}, "hand number"),
+    ({"game": True, "hand": 0, "value": "ab" * 32}, "game number"),
+    ({"game": 0, "hand": 0}, "exactly"),
+])
+def test_malformed_shares_are_refused_with_a_reason(fields, reason):
+    with pytest.raises(ProtocolError) as refused:
+        parse(json.dumps({"v": 2, "type": "fair_contribute", **fields}), "guest")
+    assert reason in str(refused.value)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('{"v": 2, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
+    ('{"v": 2, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '"], '
+     '"sources": ["host"]}', "every seat"),
+    ('{"v": 2, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '", "' + "ab" * 32
+     + '"], "sources": ["host", "me"]}', "every seat"),
+    ('{"v": 2, "type": "fair_reveal", "game": 0, "hand": 0, "secret": 5}', "hex"),
+])
+def test_malformed_host_fair_messages_are_refused_with_a_reason(text, reason):
+    with pytest.raises(ProtocolError) as refused:
+        parse(text, "host")
+    assert reason in str(refused.value)
+
+
+def test_shares_that_are_not_awaited_change_nothing():
+    wire = table(2)
+    wire.host.command("start-table")
+    wire.pump()
+    fair = wire.table.fair
+    before = dict(fair.rounds)
+    for text in [protocol.fair_contribute(0, 0, "cd" * 32),     # the round is fixed already
+                 protocol.fair_contribute(5, 1, "cd" * 32),     # another game
+                 protocol.fair_contribute(0, 9, "cd" * 32),     # no such round
+                 '{"v": 2, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
+        wire.table.receive("conn-1", text)
+        assert fair.rounds == before
+    assert "not awaited" in wire.table.drops[-2] and "hex" in wire.table.drops[-1]
+    wire.table.receive("stranger", protocol.fair_contribute(0, 1, "cd" * 32))
+    assert fair.rounds == before
+
+
+# ---- records and the profile's import ----
+
+def finished_record(players=2):
+    wire = table(players, seed=3)
+    wire.host.command("start-table")
+    wire.pump()
+    play_to_the_end(wire, random.Random(3))
+    wire.pump()
+    return wire, wire.guests["conn-1"].finished
+
+
+def test_an_import_checks_the_fair_deal_again():
+    wire, record = finished_record()
+    data = record.to_json()
+    assert GameRecord.from_json(data) == record and record.fair_verdict == "verified"
+    forged = json.loads(json.dumps(data))
+    forged["fair"]["rounds"][0]["secret"] = "ee" * 32        # an altered transcript, no alarm
+    with pytest.raises(ParseError, match="altered"):
+        GameRecord.from_json(forged)
+    hidden = json.loads(json.dumps(data))
+    hidden["fair"]["rounds"][1]["commitment"] = hidden["fair"]["rounds"][0]["commitment"]
+    with pytest.raises(ParseError):
+        GameRecord.from_json(hidden)
+    plain = {k: v for k, v in data.items() if k not in ("fair",)}     # a record without the check
+    assert GameRecord.from_json(plain).fair_verdict is None
+
+
+def test_audit_finds_a_deal_from_another_seed():
+    wire, record = finished_record()
+    rounds = [Round.from_json(r) for r in record.fair["rounds"]]
+    seeds = list(record.hand_seeds)
+    assert audit(record.fair["table"], record.config, record.seed, seeds, rounds) == ()
+    seeds[1] += 1
+    assert any("committed seed" in p for p in audit(record.fair["table"], record.config, record.seed, seeds, rounds))
+
+
+def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
+    wire = table(3, seed=5)
+    wire.host.command("start-table")
+    wire.pump()
+    rng = random.Random(5)
+    while wire.table.session.state.hand_no < 2:        # two hands in, then Gus reloads
+        for conn, guest in wire.guests.items():
+            mine = guest.view()
+            if guest.show:
+                guest.command("continue")
+            if mine.legal and not guest.pending:
+                action = rng.choice(mine.legal)
+                if action.kind == "discard":
+                    for card in action.cards:
+                        guest.command("select", str(card))
+                    guest.command("confirm-discard")
+                else:
+                    guest.command("play", str(action.card))
+        view = wire.table.session.view(0)
+        if view.legal:
+            wire.host_act(rng.choice(view.legal))
+        wire.pump()
+    token = wire.guests["conn-1"].token
+    wire.table.disconnect("conn-1")
+    del wire.guests["conn-1"]
+    again = wire.join("conn-1b", "Gus", token=token)       # a fresh page: its old shares are gone
+    assert again.seat == 1
+    play_to_the_end(wire, rng)
+    wire.pump()
+    hands = wire.table.session.state.hand_no + 1
+    for guest in wire.guests.values():
+        assert guest.fair.alarms == [] and verdicts(guest) == {h: "verified" for h in range(hands)}
+
+
+def test_a_profile_import_keeps_the_verdict_and_refuses_a_hidden_alarm():
+    from web.profile import Profile
+    wire, record = finished_record(3)
+    profile = Profile.new("Gus").add_record(record)
+    imported = Profile.from_json(profile.to_json(), verify_records=True)
+    assert imported.records[0].fair_verdict == "verified" and imported.records[0] == record
+    data = json.loads(profile.to_json())
+    data["records"][0]["hand_seeds"][1] += 1                 # dealt from another seed, alarm removed
+    with pytest.raises(ParseError):
+        Profile.from_json(json.dumps(data), verify_records=True)
+
+
+def test_the_profile_shows_each_friends_game_deal_check():
+    from dataclasses import replace
+    from web.profile_view import _game_row, render_replay
+    wire, record = finished_record()
+    assert "✓ deal verified" in _game_row(record) and "fair-alarm" not in render_replay(record, 0)
+    failed = replace(record, fair=dict(record.fair, alarms=["hand 2: the revealed secret does not match"]))
+    assert "deal check failed" in _game_row(failed)
+    assert 'role="alert"' in render_replay(failed, 1) and "hand 2: the revealed secret" in render_replay(failed, 1)
+
+
+def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_checks():
+    wire = table(2)
+    wire.host.command("start-table")
+    wire.pump()
+    gus = wire.guests["conn-1"]
+    before = (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox))
+    for text in ['{"v": 2, "type": "fair_reveal", "game": 0, "hand": 0, "secret": "' + "AB" * 32 + '"}',
+                 '{"v": 2, "type": "fair_commit", "game": 0, "hand": 5}',
+                 '{"v": 2, "type": "fair_deal", "game": 0, "hand": 1, "contributions": [], "sources": []}']:
+        gus.receive(text)
+        assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before
+    assert "hex" in gus.drops[-3] and "exactly" in gus.drops[-2] and "every seat" in gus.drops[-1]

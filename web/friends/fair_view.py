@@ -1,0 +1,67 @@
+"""The fair deal on screen: a mark per hand at each guest ("deal verified"), an alarm that
+cannot be missed when a check fails, and a plain word on what the check proves. Pure Python
+(HTML text); the verdicts are `web.friends.fair_guest`'s.
+
+>>> class Guest: hosting = False; fair = None
+>>> fair_strip(Guest())
+''
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .fair_guest import ALARM, VERIFIED
+
+WORDS = {VERIFIED: ("✓", "deal verified"), ALARM: ("⚠", "check failed"),
+         "unchecked": ("–", "not checked (you joined later)"), "pending": ("…", "secret not revealed yet")}
+PROVES = ("Each hand's deck is shuffled from the host's secret, locked in before the hand, and a random "
+          "share from every friend's browser. After the show the secret is revealed and your browser checks "
+          "every card you saw. This proves no one stacked the deck; it does not hide the cards from the "
+          "host's browser, which holds them all during the hand.")
+
+
+def fair_strip(ctl) -> str:
+    """Under the scores: the alarm if any check failed, else the latest hand's mark."""
+    watch = getattr(ctl, "fair", None)
+    if watch is None:
+        return ""
+    if watch.alarms:
+        reasons = "".join(f"<li>{escape(reason)}</li>" for reason in watch.alarms[-3:])
+        return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
+                f'The host may have stacked the deck. This game\'s record keeps the alarm.<ul>{reasons}</ul></div>')
+    done = [(hand, verdict) for hand, verdict, _ in watch.marks() if verdict == VERIFIED]
+    if not done:
+        return ""
+    hand = done[-1][0]
+    return (f'<div class="fair-mark" data-testid="fair-mark" data-hand="{hand + 1}">'
+            f'✓ Deal of hand {hand + 1} verified</div>')
+
+
+def fair_panel(ctl) -> str:
+    """In the chat column: every hand's mark and what the check proves."""
+    if getattr(ctl, "hosting", False):
+        table = ctl.table
+        bots = any(s.kind == "bot" for s in table.seats)
+        note = ("Your friends' browsers check every deal after each hand." +
+                (" The bots' shares of the shuffle come from your browser, fixed by your secret." if bots else ""))
+        return (f'<details class="fair" data-testid="fair-deal"><summary>Fair deal</summary>'
+                f'<p class="hint">{escape(note)}</p></details>')
+    watch = getattr(ctl, "fair", None)
+    if watch is None or ctl.table is None or not ctl.table["started"]:
+        return ""
+    items = []
+    for hand, verdict, reasons in watch.marks():
+        icon, word = WORDS[verdict]
+        why = f' <span class="why">{escape("; ".join(r.split(": ", 1)[-1] for r in reasons))}</span>' if reasons else ""
+        items.append(f'<li class="{verdict}" data-testid="fair-hand-{hand + 1}" data-verdict="{verdict}">'
+                     f'<span aria-hidden="true">{icon}</span> Hand {hand + 1}: {word}{why}</li>')
+    given = watch.host_given()
+    whose = " and ".join(w for w, kind in (("the bots'", "bot"), ("any friend's that came late", "replaced"))
+                         if kind in given)
+    bots = (f' <span data-testid="fair-bots">Some shares ({whose}) come from the host, fixed by its '
+            f'locked-in secret.</span>' if given else "")
+    summary = "Fair deal: check failed" if watch.alarms else "Fair deal"
+    return (f'<details class="fair{" failed" if watch.alarms else ""}" data-testid="fair-deal" open>'
+            f'<summary>{summary}</summary><ol class="fair-hands">{"".join(items)}</ol>'
+            f'<p class="hint">{escape(PROVES)}{bots}</p></details>')
