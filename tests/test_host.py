@@ -384,8 +384,13 @@ def test_a_guest_keeps_only_a_record_that_replays_to_its_own_finished_game():
     assert kept is not None and kept.seat == 1
     state = session_state()
     seeds = state.hand_seeds
+    # Another game seed: the deals come from the hand seeds, so it may even replay (when the
+    # cut for deal comes out the same); then the audit says it is not the committed seed.
+    guest.finished = None
+    guest.receive(protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"], seeds))
+    assert guest.finished is None or "hand 1: the deal did not come from the committed seed" in \
+        guest.finished.fair["alarms"]
     tampered = [
-        protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"], seeds),   # other deal
         protocol.record(state.config, state.seed, state.actions[:-3], ["Hana", "Bob"], seeds),  # cut short
         protocol.record(state.config, state.seed, state.actions, ["Hana"], seeds),              # a seat short
         protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"], seeds[:-1] + (5,)),

@@ -51,7 +51,7 @@ class TableCoach:
         """Catch up with ``state`` (a session's state); a new game starts a new walk."""
         game = (state.seed, state.config, state.stacked)
         if self.walker is None or game != self.game or self.walker.done > len(state.actions):
-            self.walker = Walker(new_game(state.config, state.seed, state.stacked), self.seat)
+            self.walker = Walker(new_game(state.config, state.seed, state.stacked, hand_seeds=state.hand_seeds), self.seat)
             self.game, self.known, self.discards = game, {}, {}
         return self.walker.advance(state.actions)
 

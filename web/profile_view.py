@@ -210,7 +210,7 @@ def _fair_note(record: GameRecord) -> str:
 def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
     """The coach's review of hand ``index`` as the record's seat saw it: the discard review
     always, the pegging review when asked for (``pegging``: it searches, so it waits for a tap)."""
-    hands = walk(new_game(record.config, record.seed), record.actions, record.seat)
+    hands = walk(new_game(record.config, record.seed, hand_seeds=record.hand_seeds), record.actions, record.seat)
     if not 0 <= index < len(hands) or hands[index].discard is None:
         return ""
     hand = hands[index]
