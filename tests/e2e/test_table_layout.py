@@ -95,3 +95,23 @@ def test_the_table_fits_every_size_without_overlaps(page, site, players):
     page.wait_for_timeout(300)
     check(page, "show", players, problems)
     assert not problems, "\n".join(problems)
+
+
+def test_a_phone_at_a_friends_table_keeps_its_hand_on_screen_when_the_host_drops(people, site):
+    """A guest on a phone: the table (with the chat's bar) fits, and when the host is gone the
+    connection's state shows without pushing the hand and its button off the screen."""
+    from playwright.sync_api import expect
+    from test_friends import host_table, join
+    host, guest = people(), people()
+    join(guest, host_table(host, site, 2), "Gus")
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    problems: list[str] = []
+    check(guest, "deal", 2, problems)
+    host.close()
+    expect(guest.get_by_test_id("link-bar")).to_contain_text("Lost the connection", timeout=20_000)
+    check(guest, "deal", 2, problems)
+    guest.set_viewport_size({"width": 360, "height": 640})
+    expect(guest.get_by_test_id("link-bar")).to_be_visible()
+    expect(guest.get_by_test_id("away-0")).to_be_visible()
+    assert not problems, "\n".join(problems)

@@ -23,7 +23,7 @@ def seats_info(ctl) -> list[dict]:
     """Each seat as the lobby shows it: name, kind, level, online, stand_in."""
     if getattr(ctl, "hosting", False):
         return [ctl.table.seat_json(seat) for seat in range(ctl.table.players)]
-    return ctl.table["seats"] if ctl.table else []
+    return ctl.known_seats()
 
 
 def table_config(ctl) -> tuple[int, int]:
