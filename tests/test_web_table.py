@@ -278,3 +278,24 @@ def test_a_guest_cut_off_from_the_host_shows_no_one_else_online():
     assert 'data-testid="away-0"' in html and '<li class="seat-row away" data-testid="seat-0"' in html
     gus.link = ""
     assert gus.presence() == [True, True, True]
+
+
+def test_a_repaint_sends_the_card_drawings_and_the_board_once():
+    """`Morph` sends each static part (a card's drawing, the board's wood) whole the first time,
+    then as an empty stub the page fills from its copy: a repaint sends about half the markup."""
+    from web.table.motion import Morph
+    sent_to_page = []
+    morph = Morph(lambda root, html, ms: sent_to_page.append(html))
+    ctl = start(players=4)
+    for _ in range(6):
+        morph(None, render(ctl), 0)
+        step(ctl)
+    whole = render(ctl)
+    morph(None, whole, 0)               # (a card new on this screen goes whole, once)
+    morph(None, whole, 0)
+    again = sent_to_page[-1]
+    assert len(again) < 0.6 * len(whole)
+    assert 'data-static="board-61-2" data-stub></g>' in again and 'data-static="board-61-2"><rect' in sent_to_page[0]
+    # nothing but the static parts' insides is left out
+    stubbed = re.sub(r'(<svg[^>]*data-static="[^"]+")>.*?</svg>', r"\1 data-stub></svg>", whole)
+    assert re.sub(r'(<g[^>]*data-static="[^"]+")>.*?</g>', r"\1 data-stub></g>", stubbed) == again

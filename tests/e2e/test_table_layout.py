@@ -57,6 +57,10 @@ CHECK = """([needed, parts]) => {
   }
   const header = document.querySelector("header");
   if (header && header.getBoundingClientRect().height > 56) problems.push(`the header is ${Math.round(header.getBoundingClientRect().height)} px tall`);
+  // every card drawn, though a repaint sends a drawing the page already holds as an empty stub
+  for (const svg of document.querySelectorAll(".card > svg")) {
+    if (!svg.childElementCount || svg.hasAttribute("data-stub")) problems.push(`an undrawn card: ${svg.parentNode.dataset.card}`);
+  }
   const all = [...document.querySelectorAll(parts)].filter(shown);
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
