@@ -56,7 +56,11 @@ def markup(players: int) -> None:
     from web.controller import Controller
     from web.render import render
     from web.session import Session
-    from web.table.motion import elide_statics
+    try:
+        from web.table.motion import elide_statics
+    except ImportError:          # (an older tree, for a before-and-after: every repaint whole)
+        def elide_statics(html, sent):
+            return html
     for phase, save in saves(players).items():
         if phase == "over":
             continue
