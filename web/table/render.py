@@ -85,9 +85,9 @@ def scoreboard(ctl: Controller, view) -> str:
         why = escape(ctl.last_pegs.get(side, ""))
         sides.append(
             f'<div class="side" data-key="side-{side}" style="--side:{SIDE_COLOURS[side]}">'
-            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>{crib}'
+            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>'
             f'<span class="score" data-testid="score-{side}">{min(view.scores[side], target)}</span>'
-            f'<span class="why">{why}</span></div>')
+            f'<span class="side-line">{crib}<span class="why">{why}</span></span></div>')
     wins = ""
     if view.config.match_wins > 1:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
