@@ -1,7 +1,12 @@
 """Main-thread script time per move and frames dropped while a card and the pegs move, for 2 and
 4 players, at Chromium's normal speed and under 4x CPU throttling (issue 13's benchmark).
 
-    .venv/bin/python bench/table_paint.py
+    nice -n 10 .venv/bin/python bench/table_paint.py                 # 2 and 4 players, CPU x1 and x4
+    nice -n 10 .venv/bin/python bench/table_paint.py --players 2 --throttle 1 --runs 3
+
+It first prints the markup a repaint sends to the page (measured under CPython, so the
+machine's load does not change it): the whole screen, and what `web.table.motion.Morph`
+sends once the page holds the card drawings and the board (static parts as stubs).
 
 A "move" here is one of the player's own inputs and the repaint it causes (choosing a crib card
 8 times, then playing a card): Chrome's ScriptDuration metric (all JavaScript and WebAssembly on
@@ -14,6 +19,8 @@ from the same table (tests/e2e/tables.py).
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -44,43 +51,75 @@ def dropped(stamps) -> int:
     return sum(max(0, round((b - a) / 16.7) - 1) for a, b in zip(stamps, stamps[1:]) if b - a > 25)
 
 
-def main() -> None:
+def markup(players: int) -> None:
+    """Bytes of markup per repaint, whole and with the static parts the page holds as stubs."""
+    from web.controller import Controller
+    from web.render import render
+    from web.session import Session
+    try:
+        from web.table.motion import elide_statics
+    except ImportError:          # (an older tree, for a before-and-after: every repaint whole)
+        def elide_statics(html, sent):
+            return html
+    for phase, save in saves(players).items():
+        if phase == "over":
+            continue
+        ctl = Controller(seed_source=lambda: 7)
+        ctl.resume(Session.from_json(save))
+        sent: set = set()
+        first = elide_statics(render(ctl), sent)
+        again = elide_statics(render(ctl), sent)
+        print(f"{players} players, {phase}: markup per repaint {len(first)} bytes whole, "
+              f"{len(again)} bytes once the page holds the static parts", flush=True)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 4])
+    parser.add_argument("--throttle", type=int, nargs="*", default=[1, 4])
+    parser.add_argument("--runs", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    for players in args.players:
+        markup(players)
     with serve.spawn() as site, sync_playwright() as playwright:
         browser = launch(playwright)
-        for players in (2, 4):
-            table = saves(players)
-            for throttle in (1, 4):
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                cdp = page.context.new_cdp_session(page)
-                cdp.send("Performance.enable")
-                page.goto(site + "?speed=normal")
-                wait_ready(page)
-                page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["discard"]])
-                page.reload()
-                wait_ready(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-                times = []
-                for i in range(8):
-                    before = script_ms(cdp)
-                    page.locator('[data-action="select"]').nth(i % 2).click()
-                    page.wait_for_timeout(300)
-                    times.append(script_ms(cdp) - before)
-                page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["play"]])
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-                page.reload()
-                wait_ready(page)
-                page.wait_for_selector('[data-action="play"]')
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-                idle = page.evaluate(f"({FRAMES})()")     # the machine's own frame rate, nothing moving
+        tables: dict = {}
+        for players, throttle, _ in [(p, t, r) for p in args.players for t in args.throttle for r in range(args.runs)]:
+            if players not in tables:
+                tables[players] = saves(players)
+            table = tables[players]
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            page.goto(site + "?speed=normal")
+            wait_ready(page)
+            page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["discard"]])
+            page.reload()
+            wait_ready(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            times = []
+            for i in range(8):
                 before = script_ms(cdp)
-                frames = page.evaluate(f"(() => {{ const p = ({FRAMES})(); "
-                                       f"document.querySelector('[data-action=play]').click(); return p; }})()")
-                play = script_ms(cdp) - before
-                print(f"{players} players, CPU x{throttle}: choose a card {statistics.median(times):.1f} ms "
-                      f"(median of 8, max {max(times):.1f}); play a card {play:.1f} ms with 600 ms of frames; "
-                      f"{len(frames)} frames, {dropped(frames)} dropped (idle table: {len(idle)} frames, "
-                      f"{dropped(idle)} dropped)", flush=True)
-                page.close()
+                page.locator('[data-action="select"]').nth(i % 2).click()
+                page.wait_for_timeout(300)
+                times.append(script_ms(cdp) - before)
+            page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, table["play"]])
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            page.reload()
+            wait_ready(page)
+            page.wait_for_selector('[data-action="play"]')
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            idle = page.evaluate(f"({FRAMES})()")     # the machine's own frame rate, nothing moving
+            before = script_ms(cdp)
+            frames = page.evaluate(f"(() => {{ const p = ({FRAMES})(); "
+                                   f"document.querySelector('[data-action=play]').click(); return p; }})()")
+            play = script_ms(cdp) - before
+            print(f"{players} players, CPU x{throttle}: choose a card {statistics.median(times):.1f} ms "
+                  f"(median of 8, max {max(times):.1f}); play a card {play:.1f} ms with 600 ms of frames; "
+                  f"{len(frames)} frames, {dropped(frames)} dropped (idle table: {len(idle)} frames, "
+                  f"{dropped(idle)} dropped); load {os.getloadavg()[0]:.1f}", flush=True)
+            page.close()
         browser.close()
 
 

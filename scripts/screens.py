@@ -34,7 +34,7 @@ GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light
                  (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
                  (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
                  (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
-                 (3, "play", "768x1024", "dark")]
+                 (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:

@@ -245,3 +245,57 @@ def test_the_status_says_what_the_play_s_last_step_was():
             assert said.startswith(f"{who} played ") and said.endswith("♣♦♥♠"["CDHS".index(latest.card.suit)])
         seen.add(latest.kind)
     assert {"play", "go"} <= seen
+
+
+def test_a_phone_says_the_connection_trouble_in_the_bar_under_the_scores():
+    """Phones: the bar that shows the chat's latest line says what is wrong instead, in the
+    same place (so the hand is not pushed down off the screen), until all is well again."""
+    from test_host import Wire
+    wire = Wire(2)
+    gus = wire.join("gus", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    assert 'data-testid="link-bar"' not in render(gus) and 'data-testid="chat-jump"' in render(gus)
+    gus.link = "Lost the connection to the host. Reconnecting…"
+    html = render(gus)
+    assert 'data-testid="chat-jump"' not in html
+    bar = re.search(r'<a class="chat-jump trouble"[^>]*data-testid="link-bar">.*?</a>', html).group(0)
+    assert "Lost the connection to the host. Reconnecting…" in bar
+
+
+def test_a_guest_cut_off_from_the_host_shows_no_one_else_online():
+    """While the link is lost the guest cannot know who is there: the host is away, at the
+    table and in the chat's list of players, and online again once reconnected."""
+    from test_host import Wire
+    wire = Wire(3, bots=[(2, "easy")])
+    gus = wire.join("gus", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    assert gus.presence() == [True, True, True] and 'data-testid="away-0"' not in render(gus)
+    gus.link = "Lost the connection to the host. Reconnecting…"
+    html = render(gus)
+    assert gus.presence() == [False, True, True]          # the host away; Gus himself and the bot not
+    assert 'data-testid="away-0"' in html and '<li class="seat-row away" data-testid="seat-0"' in html
+    gus.link = ""
+    assert gus.presence() == [True, True, True]
+
+
+def test_a_repaint_sends_the_card_drawings_and_the_board_once():
+    """`Morph` sends each static part (a card's drawing, the board's wood) whole the first time,
+    then as an empty stub the page fills from its copy: a repaint sends about half the markup."""
+    from web.table.motion import Morph
+    sent_to_page = []
+    morph = Morph(lambda root, html, ms: sent_to_page.append(html))
+    ctl = start(players=4)
+    for _ in range(6):
+        morph(None, render(ctl), 0)
+        step(ctl)
+    whole = render(ctl)
+    morph(None, whole, 0)               # (a card new on this screen goes whole, once)
+    morph(None, whole, 0)
+    again = sent_to_page[-1]
+    assert len(again) < 0.6 * len(whole)
+    assert 'data-static="board-61-2" data-stub></g>' in again and 'data-static="board-61-2"><rect' in sent_to_page[0]
+    # nothing but the static parts' insides is left out
+    stubbed = re.sub(r'(<svg[^>]*data-static="[^"]+")>.*?</svg>', r"\1 data-stub></svg>", whole)
+    assert re.sub(r'(<g[^>]*data-static="[^"]+")>.*?</g>', r"\1 data-stub></g>", stubbed) == again

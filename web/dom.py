@@ -29,7 +29,7 @@ from .render import render
 from .session import Session
 from .net.identity import fragment_params
 from .table.cards import sprite as card_sprite
-from .table.motion import MORPH_JS, duration_ms
+from .table.motion import MORPH_JS, Morph, duration_ms
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
@@ -226,7 +226,7 @@ class App(FriendsGlue):
         self.apply_prefs()
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
-            self._morph = js.eval(MORPH_JS)
+            self._morph = Morph(js.eval(MORPH_JS))
         pace, style = self.speed, self.document.documentElement.style
         style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
         style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")

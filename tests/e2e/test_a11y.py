@@ -54,12 +54,39 @@ def test_the_table_screens_have_no_axe_violations(browser, site, theme):
         page.set_viewport_size({"width": 1280, "height": 800})
         play_until(page, "show")
         check_sizes(page, "show", problems)
-        if theme == "dark":
-            load(page, site, saves(2)["over"])
-            play_until(page, "verdict")
-            check_sizes(page, "verdict", problems)
+        load(page, site, saves(2)["over"])
+        play_until(page, "verdict")
+        check_sizes(page, "verdict", problems)
     finally:
         outside, errors = watched.outside(), list(watched.errors)
         context.close()
     assert not problems, "\n".join(problems)
     assert not outside and not errors, (outside, errors)
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci)")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_friends_table_has_no_axe_violations(browser, site, theme):
+    """The host's lobby, a guest's table with the chat, and the guest's table once the host is
+    gone (the connection's trouble in the bar under the scores; the host away)."""
+    from playwright.sync_api import expect
+    from test_friends import host_table, join
+    contexts = [browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    watched = [Network(context, site) for context in contexts]
+    host, guest = (w.page for w in watched)
+    problems: list[str] = []
+    try:
+        join(guest, host_table(host, site, 2), "Gus")
+        check_sizes(host, "lobby", problems)
+        host.get_by_test_id("start-table").click()
+        expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+        check_sizes(guest, "friends table", problems)
+        host.close()
+        expect(guest.get_by_test_id("away-0")).to_be_attached(timeout=20_000)
+        check_sizes(guest, "friends table, host gone", problems)
+    finally:
+        errors = list(watched[1].errors)
+        for context in contexts:
+            context.close()
+    assert not problems, "\n".join(problems)
+    assert not errors, errors

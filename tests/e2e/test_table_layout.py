@@ -1,7 +1,8 @@
 """The drawn table's layout in the real page (issue 13): at desktop, tablet and phone sizes, for
 2, 3 and 4 players, in the deal, the play and the show, nothing runs off the side of the page,
 nothing on the table overlaps anything else, and on phones what the step needs is on screen
-without scrolling (the hand and its button; the count, the pile and the starter; Continue).
+without scrolling (the hand and its button; the count, the pile and the starter; every hand
+counted in the show, and Continue).
 """
 
 import pytest
@@ -17,7 +18,9 @@ NEEDED = {
              '[data-testid="crib"]', '[data-testid="status"]'],
     "play": ['[data-testid="hand"] .card', '[data-testid="count"]', '[data-testid="pile"] .card',
              '[data-testid="starter"]', '[data-testid="status"]', '.seat .badge'],
-    "show": ['[data-testid="continue"]', '.show-head h2'],
+    # every counted hand (the players' and the crib) and Continue, with no scrolling: the show is
+    # counted on the table, so a hand below the fold is a hand the player never sees counted
+    "show": ['[data-testid="continue"]', '.show-head h2', '.shown', '.shown .items', '.shown .total'],
 }
 # The table's parts that must never overlap one another.
 PARTS = ('.seat > .who, .seat .held, .seat .played, .shown, .starter-slot, .crib, .play-area, .show-head, '
@@ -41,6 +44,23 @@ CHECK = """([needed, parts]) => {
       }
     }
   }
+  // tidy lines: a side's name and score on one line, a label on one line, a title that steps back
+  for (const side of document.querySelectorAll(".side")) {
+    const [n, s] = [side.querySelector(".name"), side.querySelector(".score")].map((el) => el.getBoundingClientRect());
+    if (Math.abs((n.top + n.bottom) / 2 - (s.top + s.bottom) / 2) > 6) problems.push(`the score row wraps: ${side.textContent}`);
+  }
+  for (const label of [...document.querySelectorAll(":not(.showing) > .felt .label")].filter(shown)) {
+    if (label.getBoundingClientRect().height > 1.7 * parseFloat(getComputedStyle(label).fontSize)) {
+      problems.push(`a label wraps: ${label.textContent}`);
+    }
+    if (label.scrollWidth > label.clientWidth + 1) problems.push(`a label is cut: ${label.textContent}`);
+  }
+  const header = document.querySelector("header");
+  if (header && header.getBoundingClientRect().height > 56) problems.push(`the header is ${Math.round(header.getBoundingClientRect().height)} px tall`);
+  // every card drawn, though a repaint sends a drawing the page already holds as an empty stub
+  for (const svg of document.querySelectorAll(".card > svg")) {
+    if (!svg.childElementCount || svg.hasAttribute("data-stub")) problems.push(`an undrawn card: ${svg.parentNode.dataset.card}`);
+  }
   const all = [...document.querySelectorAll(parts)].filter(shown);
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
@@ -62,9 +82,7 @@ def check(page, phase: str, players: int, problems: list, phones_see_all: bool =
         page.wait_for_timeout(150)
         phone = "phone" in size
         needed = NEEDED[phase] if phone and phones_see_all else []
-        # (a phone's Continue floats over the show's hands by design: they scroll under it)
-        parts = PARTS.replace(", .me .actions > *", "") if phone and phase == "show" else PARTS
-        found = page.evaluate(CHECK, [needed, parts])
+        found = page.evaluate(CHECK, [needed, PARTS])
         problems += [f"{players} players, {phase}, {size}: {line}" for line in found]
 
 
@@ -80,4 +98,24 @@ def test_the_table_fits_every_size_without_overlaps(page, site, players):
     play_until(page, "show")
     page.wait_for_timeout(300)
     check(page, "show", players, problems)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_phone_at_a_friends_table_keeps_its_hand_on_screen_when_the_host_drops(people, site):
+    """A guest on a phone: the table (with the chat's bar) fits, and when the host is gone the
+    connection's state shows without pushing the hand and its button off the screen."""
+    from playwright.sync_api import expect
+    from test_friends import host_table, join
+    host, guest = people(), people()
+    join(guest, host_table(host, site, 2), "Gus")
+    host.get_by_test_id("start-table").click()
+    expect(guest.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    problems: list[str] = []
+    check(guest, "deal", 2, problems)
+    host.close()
+    expect(guest.get_by_test_id("link-bar")).to_contain_text("Lost the connection", timeout=20_000)
+    check(guest, "deal", 2, problems)
+    guest.set_viewport_size({"width": 360, "height": 640})
+    expect(guest.get_by_test_id("link-bar")).to_be_visible()
+    expect(guest.get_by_test_id("away-0")).to_be_visible()
     assert not problems, "\n".join(problems)

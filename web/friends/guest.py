@@ -96,8 +96,17 @@ class GuestController:
     def levels(self) -> list[str | None]:
         return [seat["level"] or seat["stand_in"] for seat in self.table["seats"]]
 
+    def known_seats(self) -> list[dict]:
+        """The table's seats as this guest knows them. Cut off from the host (``link`` says why),
+        it cannot know who else is there: the other people show as away until it reconnects."""
+        seats = self.table["seats"] if self.table else []
+        if not self.link:
+            return seats
+        return [dict(info, online=False) if n != self.seat and info["kind"] in ("person", "host") else info
+                for n, info in enumerate(seats)]
+
     def presence(self) -> list[bool]:
-        return [seat["online"] for seat in self.table["seats"]]
+        return [seat["online"] for seat in self.known_seats()]
 
     def log(self) -> list[str]:
         return self.log_lines

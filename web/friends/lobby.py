@@ -24,7 +24,7 @@ def seats_info(ctl) -> list[dict]:
     """Each seat as the lobby shows it: name, kind, level, online, stand_in."""
     if getattr(ctl, "hosting", False):
         return [ctl.table.seat_json(seat) for seat in range(ctl.table.players)]
-    return ctl.table["seats"] if ctl.table else []
+    return ctl.known_seats()
 
 
 def table_config(ctl) -> tuple[int, int]:
@@ -261,7 +261,7 @@ def chat_panel(ctl, presence: bool = True) -> str:
 <section class="chat" id="chat-panel" data-testid="chat" aria-label="Table chat">
   {link_status(ctl) if presence else ""}
   {people}
-  <h3>Table chat</h3>
+  <h2>Table chat</h2>
   <ol class="chat-lines" data-testid="chat-lines" aria-live="polite">{"".join(lines)}</ol>
   <form class="chat-form" data-action="chat" autocomplete="off">
     <input name="text" maxlength="280" placeholder="Say something to the table" aria-label="Chat message"

@@ -156,7 +156,7 @@ def card_back(extra: str = "", key: str = "", origin: str = "") -> str:
     keyed = f' data-key="{key}"' if key else ""
     keyed += f' data-from="{origin}"' if origin else ""
     return (f'<span class="card back {extra}" data-card="back"{keyed} aria-hidden="true">'
-            f'<svg viewBox="0 0 {W} {H}" focusable="false"><use href="#card-back"/></svg></span>')
+            f'<svg viewBox="0 0 {W} {H}" focusable="false" data-static="back"><use href="#card-back"/></svg></span>')
 
 
 def cards_row(cards, extra: str = "", key: str = "card") -> str:

@@ -18,11 +18,18 @@ JavaScript, kept here beside the rules it follows) that updates the page in plac
 The pace setting gives the duration (`duration_ms`); instant play and
 ``prefers-reduced-motion`` turn motion off.
 
+Less markup per repaint (`Morph`): a ``data-static`` part is sent whole the first time only;
+after that it goes as an empty stub (``data-stub``) that the page fills from its own copy when
+it needs one (a card that appears anew), and skips when the element is already there. Most of
+a repaint was card drawings and the board's wood, which never change.
+
 >>> duration_ms("normal"), duration_ms("instant"), duration_ms("slow") <= 1300
 (300, 0, True)
 """
 
 from __future__ import annotations
+
+import re
 
 # Never longer than the bots' pause between moves at the same pace (web.dom.BOT_DELAY).
 DURATIONS = {"slow": 460, "normal": 300, "fast": 170, "instant": 0}
@@ -31,6 +38,50 @@ DURATIONS = {"slow": 460, "normal": 300, "fast": 170, "instant": 0}
 def duration_ms(pace: str) -> int:
     """How long a card's or a peg's move takes at this pace of play."""
     return DURATIONS.get(pace, DURATIONS["normal"])
+
+
+STATIC_OPEN = re.compile(r'<(svg|g)\b[^>]*\bdata-static="([^"]+)"[^>]*>')
+
+
+def elide_statics(html: str, sent: set) -> str:
+    """``html`` with each ``data-static`` part already in ``sent`` cut to an empty stub; the
+    others are kept whole and added to ``sent``. A static part is an ``<svg>`` or ``<g>``
+    whose own tag name does not nest inside it.
+
+    >>> sent = set()
+    >>> card = '<b><svg viewBox="0 0 6 8" data-static="5H"><g><use href="#pip-H"/></g></svg></b>'
+    >>> elide_statics(card, sent) == card, sent
+    (True, {'5H'})
+    >>> elide_statics(card + card, sent)
+    '<b><svg viewBox="0 0 6 8" data-static="5H" data-stub></svg></b><b><svg viewBox="0 0 6 8" data-static="5H" data-stub></svg></b>'
+    """
+    out, at = [], 0
+    for match in STATIC_OPEN.finditer(html):
+        if match.start() < at:          # inside a part already copied whole
+            continue
+        tag, key = match.group(1), match.group(2)
+        end = html.find(f"</{tag}>", match.end())
+        if end < 0:
+            break
+        if key in sent:
+            out.append(html[at:match.end() - 1] + " data-stub></" + tag + ">")
+        else:
+            sent.add(key)
+            out.append(html[at:end + len(tag) + 3])
+        at = end + len(tag) + 3
+    out.append(html[at:])
+    return "".join(out)
+
+
+class Morph:
+    """The page's keyed update (`MORPH_JS`), fed less markup: see `elide_statics`. One per
+    page: the page keeps a copy of every static part it was sent, so ``sent`` lives as long."""
+
+    def __init__(self, morph_js):
+        self.js, self.sent = morph_js, set()
+
+    def __call__(self, root, html: str, ms: int) -> None:
+        self.js(root, elide_statics(html, self.sent), ms)
 
 
 MORPH_JS = r"""
@@ -42,6 +93,21 @@ MORPH_JS = r"""
   }
   const next = document.createElement("template");
   next.innerHTML = html;
+  // Static parts: keep a copy of each one sent whole; a stub is filled from it when needed.
+  const statics = window.__morphStatics || (window.__morphStatics = new Map());
+  for (const el of next.content.querySelectorAll("[data-static]:not([data-stub])")) {
+    if (!statics.has(el.dataset.static)) statics.set(el.dataset.static, el.cloneNode(true));
+  }
+  const fill = (node) => {
+    if (node.nodeType !== 1) return;
+    const stubs = [...node.querySelectorAll("[data-stub]")];
+    if (node.hasAttribute("data-stub")) stubs.push(node);
+    for (const stub of stubs) {
+      const copy = statics.get(stub.dataset.static);
+      if (copy) stub.replaceChildren(...copy.cloneNode(true).childNodes);
+      stub.removeAttribute("data-stub");
+    }
+  };
   // Leapfrog: the old front peg becomes the new back peg when it stands where the back peg goes.
   for (const back of next.content.querySelectorAll('[data-key$="-back"].peg')) {
     const side = back.dataset.key.slice(0, -5);
@@ -65,6 +131,7 @@ MORPH_JS = r"""
       if (el.nodeValue !== model.nodeValue) el.nodeValue = model.nodeValue;
       return;
     }
+    if (model.hasAttribute("data-stub")) fill(model);   // (a stub inside is filled as it is patched)
     for (const { name } of Array.from(el.attributes)) {
       if (!model.hasAttribute(name) && !(name === "open" && el.tagName === "DETAILS")) el.removeAttribute(name);
     }
@@ -96,6 +163,7 @@ MORPH_JS = r"""
         if (match !== here) parent.insertBefore(match, here);
         patch(match, node);
       } else {
+        fill(node);
         parent.insertBefore(node, here);
       }
       index += 1;

@@ -54,7 +54,16 @@ def render_table(ctl: Controller) -> str:
 
 def chat_jump(ctl) -> str:
     """Phones: the table chat sits below the hand, so a bar under the scores shows its latest
-    line and jumps down to it (hidden on wide screens, where the chat is beside the table)."""
+    line and jumps down to it (hidden on wide screens, where the chat is beside the table).
+
+    While the connection is in trouble the bar says so instead, in the same place: the table
+    does not move under the player's thumb, and the hand stays on screen (the copy by the
+    status, `table_link`, is for tablets, which have no bar)."""
+    trouble = getattr(ctl, "link", "")
+    if trouble:
+        return (f'<a class="chat-jump trouble" href="#chat-panel" data-testid="link-bar">'
+                f'<span class="chat-jump-label">Connection</span>'
+                f'<span class="chat-jump-line">{escape(trouble)}</span></a>')
     last = ctl.chat[-1] if ctl.chat else None
     if last is None:
         line = "Say something to the table"
@@ -78,9 +87,9 @@ def scoreboard(ctl: Controller, view) -> str:
         why = escape(ctl.last_pegs.get(side, ""))
         sides.append(
             f'<div class="side" data-key="side-{side}" style="--side:{SIDE_COLOURS[side]}">'
-            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>{crib}'
+            f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>'
             f'<span class="score" data-testid="score-{side}">{min(view.scores[side], target)}</span>'
-            f'<span class="why">{why}</span></div>')
+            f'<span class="side-line">{crib}<span class="why">{why}</span></span></div>')
     wins = ""
     if view.config.match_wins > 1:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
