@@ -27,10 +27,10 @@ connection drops: `web.friends.delivery`.
 >>> message = parse(hello("Ann", None), "guest")
 >>> message.type, message["name"], message["token"]
 ('hello', 'Ann', None)
->>> parse('{"v": 1, "type": "hello"}', "guest")
+>>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 2, not 1: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 3, not 2: reload the page
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from game.codec import config_from_json, config_to_json, event_from_json, event_
 from game.errors import ParseError
 from game.fair import HEX, SOURCES
 
-VERSION = 2
+VERSION = 3                      # 3: the fair deal's messages, and records with hand seeds
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
