@@ -30,24 +30,12 @@ for (const file of files) {
   pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
   pyodide.FS.writeFile(path, readFileSync(join(root, file)));
 }
+pyodide.runPython(readFileSync(new URL("./docstrings.py", import.meta.url), "utf8"));   // without_docstrings
 pyodide.globals.set("FILES", pyodide.toPy(files));
 pyodide.globals.set("SOURCES", sources);
 pyodide.globals.set("SOURCES_ONLY", sourcesOnly);
 pyodide.runPython(`
 import ast, importlib.util, marshal, sys, zipfile
-
-def without_docstrings(source):
-    """The module's tree with every docstring emptied (as the shipped stdlib's): nothing in the
-    browser reads them, and they are a fifth of the bundle. "" rather than removed, so __doc__
-    stays a string and a body that was only a docstring stays a body; line numbers are kept."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = node.body[0] if node.body else None
-            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                    and isinstance(first.value.value, str)):
-                first.value.value = ""
-    return tree
 
 def bytecode(name, source):
     """An unchecked-hash pyc of one module; its code names the module's place in the zip."""

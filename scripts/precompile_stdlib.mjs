@@ -22,6 +22,7 @@ if (!source || !target || Boolean(minSources) !== Boolean(minBytecode)) {
 }
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
 pyodide.FS.writeFile("/tmp/source.zip", readFileSync(source));
+pyodide.runPython(readFileSync(new URL("./docstrings.py", import.meta.url), "utf8"));   // without_docstrings
 pyodide.globals.set("MINIFY", Boolean(minSources));
 pyodide.runPython(`
 import ast, importlib.util, marshal, zipfile
@@ -30,16 +31,6 @@ def bytecode(name, source, tree=None):
     code = compile(source if tree is None else tree, "/lib/python314.zip/" + name, "exec", dont_inherit=True)
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")    # checked-hash pyc
             + importlib.util.source_hash(source) + marshal.dumps(code))
-
-def without_docstrings(source):
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = node.body[0] if node.body else None
-            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                    and isinstance(first.value.value, str)):
-                first.value.value = ""
-    return tree
 
 with zipfile.ZipFile("/tmp/source.zip") as zin, \\
         zipfile.ZipFile("/tmp/target.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout, \\
