@@ -18,7 +18,7 @@ from game.fair import Round, Seen, audit, check_reveal, check_seen, commitment, 
 from web.friends import fair_host, protocol
 from web.friends.fair_view import fair_panel, fair_strip
 from web.friends.protocol import ProtocolError, parse
-from web.records import GameRecord
+from web.records import GameRecord, record_game
 
 from test_host import Wire, play_to_the_end
 
@@ -324,6 +324,20 @@ def test_an_import_checks_the_fair_deal_again():
         GameRecord.from_json(hidden)
     plain = {k: v for k, v in data.items() if k not in ("fair",)}     # a record without the check
     assert GameRecord.from_json(plain).fair_verdict is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_hosts_own_record_carries_the_transcript_and_is_checked_again(players):
+    wire, guests_record = finished_record(players)
+    transcript = wire.table.fair_transcript()
+    record = record_game(wire.table.session, 0, "2026-12-01T23:00:00Z", fair=transcript)
+    assert record.fair_verdict == "verified" and len(record.fair["rounds"]) == len(record.hand_seeds)
+    assert [r["secret"] for r in record.fair["rounds"]] == [r["secret"] for r in guests_record.fair["rounds"]]
+    assert GameRecord.from_json(record.to_json()) == record              # a shared link or an import
+    forged = record.to_json()
+    forged["fair"]["rounds"][-1]["secret"] = "ee" * 32
+    with pytest.raises(ParseError):
+        GameRecord.from_json(forged)
 
 
 def test_audit_finds_a_deal_from_another_seed():

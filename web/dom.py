@@ -326,7 +326,8 @@ class App(FriendsGlue):
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self._recorded:
             self._recorded = key
-            self.profile.game_finished(session, seat=0, coach=self.ctl.finished_review())
+            fair = self.ctl.table.fair_transcript() if is_a(self.ctl, HOST_CONTROLLER) else None
+            self.profile.game_finished(session, seat=0, coach=self.ctl.finished_review(), fair=fair)
 
     def peg_sound(self) -> None:
         """A short click when points are pegged, if the player turned sound on."""

@@ -123,10 +123,11 @@ class ProfileScreens:
 
     # -- from the table --
 
-    def game_finished(self, session: Session, seat: int = 0, coach=None) -> None:
+    def game_finished(self, session: Session, seat: int = 0, coach=None, fair: dict | None = None) -> None:
         """Keep the record of a game that just ended (once, whatever the caller repeats), with
-        the coach's review of it (a `game.coach.GameReview`) when the coach was on."""
-        self.keep(record_game(session, seat, self.clock(), coach=coach))
+        the coach's review of it (a `game.coach.GameReview`) when the coach was on, and the
+        fair deal's transcript of a table the player hosted."""
+        self.keep(record_game(session, seat, self.clock(), coach=coach, fair=fair))
 
     def keep(self, record) -> None:
         """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""

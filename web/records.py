@@ -150,16 +150,17 @@ def coach_figures(game) -> tuple[tuple[int, int], ...]:
 
 
 def record_game(session: Session, seat: int, finished: str, mode: str | None = None,
-                coach=None) -> GameRecord:
-    """The record of the session's finished game, seen from ``seat``, with the hints asked for
-    and the coach's `GameReview` of it (if it was on)."""
+                coach=None, fair: dict | None = None) -> GameRecord:
+    """The record of the session's finished game, seen from ``seat``, with the hints asked for,
+    the coach's `GameReview` of it (if it was on) and a fair table's transcript (``fair``:
+    ``{table, rounds, alarms}``, checked by `check_fair`)."""
     state = session.state
     if state.phase != OVER:
         raise ParseError("only a finished game can be recorded")
     if mode is None:
         mode = record_mode(session.bots, seat)
     record = make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
-                         session.names, mode, finished, state.hand_seeds)
+                         session.names, mode, finished, state.hand_seeds, fair)
     return replace(record, hints=clean_hints(getattr(session, "hints", []), len(state.actions)),
                    coach=coach_figures(coach) if coach is not None else ())
 

@@ -74,6 +74,13 @@ class FairRounds:
             hands = []
         return [self.fair.reveal(hand) for hand in hands]
 
+    def fair_transcript(self) -> dict | None:
+        """The finished game's fair deal for the host's own record (every secret is revealed
+        at the end), so a game the host shares can be checked again; None without one."""
+        if self.session is None or not self.session.state.hand_seeds:
+            return None
+        return {"table": self.fair.room, "rounds": self.fair.transcript(), "alarms": []}
+
     def send_fair_history(self, conn) -> None:
         """This game's fair deal so far, to a guest that (re)joins: to add to or check."""
         for hand in sorted(self.fair.rounds):
