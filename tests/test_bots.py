@@ -54,6 +54,13 @@ def test_hard_plays_legal_hands(players):
     assert state.phase == "over"
 
 
+def test_hard_plays_legal_hands_with_a_blind_partner(monkeypatch):
+    """The four-player lever `pegging.PARTNER_BLIND` (off until measured) keeps play legal."""
+    monkeypatch.setattr(pegging, "PARTNER_BLIND", True)
+    state = play_out(Config(players=4), 9, ["hard"] * 4, hands=1)
+    assert state.hand_no >= 1 or state.phase == "over"
+
+
 @pytest.mark.parametrize("level", BOT_LEVELS)
 def test_same_view_and_seed_same_decision(level):
     state = new_game(Config(), seed=21)
