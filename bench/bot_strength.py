@@ -14,6 +14,8 @@ Decision times on a busy machine are inflated: measure them alone for the figure
 """
 
 import argparse
+import ast
+import importlib
 import json
 import sys
 from multiprocessing import Pool
@@ -83,7 +85,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--log", type=Path, help="append each game here (JSON lines)")
     parser.add_argument("--report", type=Path, help="only print the tables of this log")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="try a lever: set a constant of game.bots.MODULE (hard-v1 is apart)")
     args = parser.parse_args()
+    for assignment in args.set:  # e.g. pegging.PARTNER_BLIND=True (the workers fork after this)
+        name, _, value = assignment.partition("=")
+        module, _, constant = name.rpartition(".")
+        setattr(importlib.import_module(f"game.bots.{module}"), constant, ast.literal_eval(value))
     if args.report:
         print(tables(args.report))
         return
@@ -91,6 +99,8 @@ def main() -> None:
     arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)
     header = {"a": args.a, "b": args.b, "games": args.games, "players": args.players,
               "seed": args.seed, "target": args.target}
+    if args.set:
+        header["set"] = args.set
     done = set()
     if log.exists():
         old, games = load(log)

@@ -43,7 +43,8 @@ MIN_SOURCES = ROOT / "web" / "vendor" / "stdlib" / "python_stdlib.py.zip"
 MIN_BYTECODE = ROOT / "web" / "vendor" / "stdlib" / "python_stdlib.pyc.zip"
 PACKAGES = ("game", "web")
 # Our modules that never run in the browser (scripts/gen_files.py leaves them out too).
-SKIPPED = ("web/vendor/", "game/arena.py", "game/bots/make_crib_table.py", "game/bots/proto.py")
+SKIPPED = ("web/vendor/", "game/arena.py", "game/bots/make_crib_table.py",
+           "game/bots/make_win_table.py", "game/bots/proto.py")
 HEADER = """\
 # Standard library modules shipped in dist/ (scripts/stdlib_modules.py): recorded from the
 # browser tests' sys.modules, plus the import-time closure of what game/ and web/ import.

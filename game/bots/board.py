@@ -1,8 +1,10 @@
 """Knowing the board: near the target the hard bot plays for the game, not for points.
 
-`win_probability` is a race model: each side's points per hand are taken as normal with the
-mean and spread of good play (dealer and pone alternate), and the side that needs fewer hands
-wins; when both get there in the same hand, the pone (who counts first) usually does.
+`win_probability` is a race model. Two players: the table solved from hard self-play
+(`win_table`: the play, the pone's show and the dealer's show, in their order). Four players
+(partnerships): each side's points per hand are taken as normal with the mean and spread of
+good play (dealer and pone alternate), and the side that needs fewer hands wins; when both get
+there in the same hand, the pone (who counts first) usually does.
 
 `choose_discard` uses it when somebody is close: every discard is valued by the chance of
 winning over all the starters, following the order of the hand (pegging, pone's hand,
@@ -23,6 +25,8 @@ from __future__ import annotations
 from functools import lru_cache
 from math import erf, sqrt
 
+from . import win_table
+
 # Points per hand for a side (pegging + hand + crib when dealing), mean and standard
 # deviation, measured with the arena in hard self-play; four players are partnerships.
 PER_HAND = {2: {"dealer": (16.2, 7.0), "pone": (10.2, 5.5)},
@@ -30,6 +34,7 @@ PER_HAND = {2: {"dealer": (16.2, 7.0), "pone": (10.2, 5.5)},
 PEGGING = {2: {"dealer": 3.5, "pone": 2.2}, 4: {"dealer": 6.0, "pone": 5.4}}
 OPP_HAND = {2: (8.0, 4.5), 4: (13.0, 6.0)}   # what the other side's hand(s) will show
 CRIB = (4.6, 3.5)
+TABLE_ENDGAME = True  # two players: the self-play table and show distributions (issue 15)
 NEAR = 36            # board play starts when a side needs this many points or fewer
 PONE_FIRST = 0.6     # chance the pone wins a hand in which both sides reach the target
 
@@ -49,6 +54,8 @@ def win_probability(need: int, their_need: int, dealing: bool, players: int = 2)
         return 1.0
     if their_need <= 0:
         return 0.0
+    if players == 2 and TABLE_ENDGAME:
+        return win_table.win_probability(need, their_need, dealing)
     table = PER_HAND[4 if players == 4 else 2]
 
     def reached_by(k: int, first_dealer: bool, points: int) -> float:
@@ -90,6 +97,17 @@ def _distribution(mean: float, sd: float, top: int = 40):
     return [(x, w / total) for x, w in enumerate(weights) if w > 1e-4]
 
 
+def _their_show(big: int, their_crib: float, dealing: bool):
+    """What the other side will show this hand: [(points, probability)]. Two players: as
+    seen in self-play (`win_data`), the dealer's crib moved by what we throw to it."""
+    if big == 2 and TABLE_ENDGAME:
+        return win_table.their_show(dealing, their_crib - CRIB[0] if their_crib else 0.0)
+    mean, sd = OPP_HAND[big]
+    if their_crib:
+        mean, sd = mean + their_crib, sqrt(sd * sd + CRIB[1] ** 2)
+    return _distribution(mean, sd)
+
+
 def choose_discard(view, rows):
     """The discard with the best chance of winning; ``rows`` as from
     `discard.expected_values` (per-starter hand and crib values)."""
@@ -121,12 +139,9 @@ def think_discard(view, rows):
         key = (mine, their_crib)
         if key in cache:
             return cache[key]
-        mean, sd = OPP_HAND[big]
-        if their_crib:
-            mean, sd = mean + their_crib, sqrt(sd * sd + CRIB[1] ** 2)
         left = need - my_peg - mine
         total = 0.0
-        for points, p in _distribution(mean, sd):
+        for points, p in _their_show(big, their_crib, dealer):
             their_left = their_need - their_peg - points
             first_out = left <= 0 if not dealer else their_left > 0 and left <= 0
             if first_out:

@@ -51,6 +51,7 @@ NEAR = 45             # points from the target at which the show order enters th
 DEPTH = {2: 8, 3: 9, 4: 8}  # look-ahead in cards, by players (8 in two: the whole play)
 ROLLOUT = False       # our later cards too by the card counter's rule (a rollout), not searched
 PLAUSIBLE = 0.25      # weight of a sample: exp(this x the points its hidden fours show alone)
+PARTNER_BLIND = False  # four players: the partner plays by the card counter's rule as well
 
 _REPLIES: dict = {}   # pile -> [(points, rank)] of every scoring reply, best first
 _POINTS: dict = {}    # pile -> points for its last card (the pile since the reset fixes the count)
@@ -102,6 +103,10 @@ def _searcher(view, hands, shows, public, everyone_blind=False):
     scores = list(view.scores)
     seats_after = [[(last + k) % n for k in range(1, n + 1)] for last in range(n)]
     nodes = [0]
+    # Seats whose choices are searched (our side's best): the partner too, unless it is taken
+    # to play blind, like the rivals (it cannot see our cards either).
+    searched = [not everyone_blind and not ROLLOUT and side[seat] == me
+                and (seat == view.seat or not PARTNER_BLIND) for seat in range(n)]
 
     def blind(seat, count, pile):
         """The index of the card a rival at ``seat`` plays, knowing only its own hand."""
@@ -138,7 +143,7 @@ def _searcher(view, hands, shows, public, everyone_blind=False):
     def node(seat, count, pile, depth, acc):
         nodes[0] += 1
         hand = hands[seat]
-        if everyone_blind or ROLLOUT or side[seat] != me:
+        if not searched[seat]:
             return lay(seat, blind(seat, count, pile), count, pile, depth, acc)
         room, previous = 31 - count, 0
         best = -4 * WIN
