@@ -28,7 +28,7 @@ class Wire:
     def __init__(self, players, target=61, seed=11, bots=()):
         seed = BIG_SEED + seed      # long enough that finding its digits in a message means a leak
         self.tokens = iter(f"token-{n:016d}" for n in range(1000))
-        self.table = HostTable("room-0123456789", players, target, "Hana", seed_source=lambda: seed,
+        self.table = HostTable("room-0123456789", players, target, "Hana",
                                token_source=lambda: next(self.tokens), clock=lambda: 1_700_000_000.0,
                                ticker=itertools.count(0.0, 1.0).__next__)   # a second between messages
         self.host = HostController(self.table, seed_source=lambda: seed)
@@ -350,12 +350,12 @@ def test_the_host_saves_and_resumes_the_table():
     view = wire.table.session.view(1)
     wire.table.receive("a", protocol.action(view.state_id, view.legal[0], 1))
     text = wire.table.to_json()
-    again = HostTable.from_json(text, seed_source=lambda: 1)
+    again = HostTable.from_json(text)
     assert again.session.state == wire.table.session.state
     assert [s.token for s in again.seats] == [s.token for s in wire.table.seats]
     assert again.chat == wire.table.chat and again.seat_of == {}
     with pytest.raises(ValueError):
-        HostTable.from_json(text[:-20], seed_source=lambda: 1)
+        HostTable.from_json(text[:-20])
 
 
 def test_rematch_keeps_the_table_together():

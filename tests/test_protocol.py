@@ -84,7 +84,7 @@ def test_names_and_chat_lose_control_characters():
 
 def host_mid_game():
     tokens = iter(f"token-{n:016d}" for n in range(100))
-    table = HostTable("room-0123456789", 2, 61, "Hana", seed_source=lambda: 99, token_source=lambda: next(tokens),
+    table = HostTable("room-0123456789", 2, 61, "Hana", token_source=lambda: next(tokens),
                       clock=lambda: 0.0)
     table.connect("guest")
     table.receive("guest", protocol.hello("Gus", None))

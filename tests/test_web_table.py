@@ -215,7 +215,7 @@ def test_a_friends_table_shows_its_connection_state_by_the_status():
 
     from web.friends.host import HostTable
     from web.friends.host_controller import HostController
-    table = HostTable("room-0123456789", 2, 61, "Hana", seed_source=lambda: 5,
+    table = HostTable("room-0123456789", 2, 61, "Hana",
                       token_source=lambda: "token-0000000000000001", clock=lambda: 1_700_000_000.0,
                       ticker=itertools.count(0.0, 1.0).__next__)
     host = HostController(table, seed_source=lambda: 5)

@@ -51,8 +51,7 @@ def join(page: Page, link: str, name: str) -> None:
 
 
 def host_session(page: Page):
-    return HostTable.from_json(page.evaluate("localStorage.getItem('cribbage.host.v1')"),
-                               seed_source=lambda: 0).session
+    return HostTable.from_json(page.evaluate("localStorage.getItem('cribbage.host.v1')")).session
 
 
 def step(page: Page) -> str:

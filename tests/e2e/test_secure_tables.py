@@ -50,7 +50,7 @@ def test_an_impostor_with_the_link_cannot_pose_as_the_host(people, site):
 
     # The impostor has the link and hosts a table of the same room from its own browser.
     impostor = spied(people)
-    forged = HostTable(room_of(link), 2, 61, "Hana", seed_source=lambda: 1).to_json()
+    forged = HostTable(room_of(link), 2, 61, "Hana").to_json()
     impostor.context.add_init_script(f"if (location.protocol === 'http:') "
                                      f"localStorage.setItem('cribbage.host.v1', {json.dumps(forged)})")
     impostor.goto(with_query(link.split("#")[0], "speed=instant"))
@@ -59,7 +59,7 @@ def test_an_impostor_with_the_link_cannot_pose_as_the_host(people, site):
     screenshot(guest, "impostor-refused")
     guest.set_viewport_size({"width": 1280, "height": 800})
     impostor.wait_for_timeout(2000)
-    stolen = HostTable.from_json(impostor.evaluate("localStorage.getItem('cribbage.host.v1')"), seed_source=lambda: 0)
+    stolen = HostTable.from_json(impostor.evaluate("localStorage.getItem('cribbage.host.v1')"))
     assert stolen.seats[1].kind == "open" and token not in json.dumps(stolen.to_json())
     assert impostor.evaluate("() => window.__channels.filter((c) => c.readyState === 'open').length") == 0
     expect(impostor.get_by_test_id("seat-1")).to_contain_text("Empty seat")

@@ -125,7 +125,7 @@ def shoot(remotes: list[Remote], label: str) -> None:
 
 def host_state(host: Remote):
     from web.friends.host import HostTable
-    return HostTable.from_json(host.storage(HOST_KEY), seed_source=lambda: 0).session.state
+    return HostTable.from_json(host.storage(HOST_KEY)).session.state
 
 
 def check_scores(host: Remote, remotes: list[Remote], over: bool = True, timeout: float = 10) -> None:

@@ -80,7 +80,7 @@ class FriendsGlue:
             name = clean_name(form.get("name"), "Host")
             self.ctl.prefs["name"] = name
             from .host import HostTable
-            table = HostTable(secrets.token_urlsafe(16), players, target, name, seed_source=new_seed)
+            table = HostTable(secrets.token_urlsafe(16), players, target, name)
         except ValueError as refused:
             self.ctl.error = str(refused)
             self.paint()
@@ -190,7 +190,7 @@ class FriendsGlue:
         text = js.window.localStorage.getItem(HOST_KEY)
         if text:
             try:
-                table = HostTable.from_json(text, seed_source=new_seed)
+                table = HostTable.from_json(text)
             except ParseError as damaged:
                 js.window.localStorage.removeItem(HOST_KEY)
                 self.notice = f"Your hosted table could not be restored: {damaged}"

@@ -10,7 +10,7 @@ own history (a rematch deals from a fresh seed). Every hand is dealt fairly (`ga
 `web.friends.fair_table`): the game begins once the guests have added to the first shuffle.
 
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
-...                   seed_source=lambda: 7, token_source=lambda: "t" * 22, clock=lambda: 0.0)
+...                   token_source=lambda: "t" * 22, clock=lambda: 0.0)
 >>> table.connect("peer-1"); table.receive("peer-1", protocol.hello("Bob", None))
 True
 >>> [parse(text, "host").type for conn, text in table.take_outbox()]
@@ -63,12 +63,12 @@ class HostTable(FairRounds):
     """The table the host's browser runs. Connections are any hashable ids. Its fair deal's
     rounds are `web.friends.fair_table.FairRounds`'."""
 
-    def __init__(self, room: str, players: int, target: int, host_name: str, seed_source,
+    def __init__(self, room: str, players: int, target: int, host_name: str,
                  token_source=lambda: secrets.token_urlsafe(18), clock=time.time, ticker=time.monotonic):
         if players not in (2, 3, 4) or target not in (61, 121):
             raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
         self.room, self.players, self.target = room, players, target
-        self.seed_source, self.token_source, self.clock = seed_source, token_source, clock
+        self.token_source, self.clock = token_source, clock
         self.ticker = ticker             # seconds, for the guests' rate limits
         self.seats = [Seat("host", clean_name(host_name, "Host"))] + [Seat() for _ in range(players - 1)]
         self.session: Session | None = None
@@ -403,13 +403,13 @@ class HostTable(FairRounds):
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
-    def from_json(cls, text: str, seed_source, token_source=None, clock=time.time) -> HostTable:
+    def from_json(cls, text: str, token_source=None, clock=time.time) -> HostTable:
         """Rebuild a saved table (connections start empty); damage raises `ParseError`."""
         try:
             data = json.loads(text)
             if data.get("v") != SCHEMA:
                 raise ParseError("the saved table is from another version")
-            table = cls(data["room"], data["players"], data["target"], "Host", seed_source,
+            table = cls(data["room"], data["players"], data["target"], "Host",
                         token_source or (lambda: secrets.token_urlsafe(18)), clock)
             seats = [Seat(**{k: s[k] for k in ("kind", "name", "level", "token", "stand_in")},
                           last_n=s.get("last_n", 0)) for s in data["seats"]]

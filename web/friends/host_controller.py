@@ -3,7 +3,7 @@ extended with the lobby, remote seats, chat, bots standing in, and a `HostTable`
 move is reported to, so each guest gets its own view. Pure Python.
 
 >>> from web.friends.host import HostTable
->>> table = HostTable("room-0123456789", 2, 61, "Ann", seed_source=lambda: 3)
+>>> table = HostTable("room-0123456789", 2, 61, "Ann")
 >>> ctl = HostController(table, seed_source=lambda: 3)
 >>> ctl.screen, ctl.command("seat", "1:easy"), ctl.command("start-table"), ctl.screen
 ('lobby', None, None, 'table')
