@@ -20,7 +20,7 @@ from web.friends.fair_view import fair_panel, fair_strip
 from web.friends.protocol import ProtocolError, parse
 from web.records import GameRecord, record_game
 
-from test_host import Wire, play_to_the_end
+from test_host import Wire, guest_move, play_to_the_end
 
 hexes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
@@ -355,18 +355,8 @@ def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
     wire.pump()
     rng = random.Random(5)
     while wire.table.session.state.hand_no < 2:        # two hands in, then Gus reloads
-        for conn, guest in wire.guests.items():
-            mine = guest.view()
-            if guest.show:
-                guest.command("continue")
-            if mine.legal and not guest.pending:
-                action = rng.choice(mine.legal)
-                if action.kind == "discard":
-                    for card in action.cards:
-                        guest.command("select", str(card))
-                    guest.command("confirm-discard")
-                else:
-                    guest.command("play", str(action.card))
+        for guest in wire.guests.values():
+            guest_move(guest, rng)
         view = wire.table.session.view(0)
         if view.legal:
             wire.host_act(rng.choice(view.legal))

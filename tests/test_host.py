@@ -174,20 +174,27 @@ def play_to_the_end(wire, rng, check=True):
             wire.host_act(rng.choice(view.legal))
             continue
         for conn, guest in wire.guests.items():
-            if guest.show:
-                guest.command("continue")
-            mine = guest.view()
-            if mine is not None and mine.legal and not guest.pending:
-                action = rng.choice(mine.legal)
-                if action.kind == "discard":
-                    for card in action.cards:
-                        guest.command("select", str(card))
-                    guest.command("confirm-discard")
-                else:
-                    guest.command("play", str(action.card))
-                assert not guest.error, guest.error
+            if guest_move(guest, rng):
                 break
     raise AssertionError("the game did not end")
+
+
+def guest_move(guest, rng) -> bool:
+    """A guest reads the show on, then makes a random legal move if it has one: whether it moved."""
+    if guest.show:
+        guest.command("continue")
+    mine = guest.view()
+    if mine is None or not mine.legal or guest.pending:
+        return False
+    action = rng.choice(mine.legal)
+    if action.kind == "discard":
+        for card in action.cards:
+            guest.command("select", str(card))
+        guest.command("confirm-discard")
+    else:
+        guest.command("play", str(action.card))
+    assert not guest.error, guest.error
+    return True
 
 
 @pytest.mark.parametrize("players, bots, seed", [
