@@ -181,7 +181,7 @@ def check_seen(config: Config, seed: int, hand: int, seen: Seen) -> tuple[str, .
 
 
 def audit(table: str, config: Config, seed: int, hand_seeds, rounds) -> tuple[str, ...]:
-    """Check a finished game's whole record (`web.records`): every round revealed and matching
+    """Check a finished game's whole record (`web.profile.records`): every round revealed and matching
     its commitment, no commitment used twice, and each hand dealt from the seed its round
     derives (hand 1 also keys the game's cut for deal, so it is the game's ``seed`` too)."""
     problems, earlier = [], []

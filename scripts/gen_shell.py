@@ -5,7 +5,7 @@ index.html holds two generated parts, each between marker comments:
 * the start form: ``web.render.render_start`` for the default preferences, exactly the markup
   Python paints once it has loaded, so the player can type and choose while it loads;
 * one line of data for the page's inline scripts: the localStorage keys web/dom.py uses and the
-  preference values web/profile.py allows, so the page reads the profile as Python does.
+  preference values web/profile/model.py allows, so the page reads the profile as Python does.
 
 Nothing else in index.html is touched. Standard library only (runs on the host's CPython).
 
@@ -37,7 +37,7 @@ EARLY_PREFS = ("level", "players", "target", "theme", "card_size", "four_colour"
 
 
 def _import_web():
-    """web.render and web.profile, imported from this checkout (scripts/ is not on the path)."""
+    """web.render and web.profile.model, imported from this checkout (scripts/ is not on the path)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from web import profile, render

@@ -1,4 +1,4 @@
-"""The coach at the table (web.coach, the controller's hint and reviews), in records, statistics
+"""The coach at the table (web.coach.follow, the controller's hint and reviews), in records, statistics
 and the replay viewer: pure Python, no browser."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from game.cards import Card, parse_cards
 from game.engine import Config, apply, new_game, stack_deck
 from game.errors import ParseError
 from game.view import view
-from web.coach import TableCoach
-from web.coach_view import hint_html
+from web.coach.follow import TableCoach
+from web.coach.view import hint_html
 from web.controller import Controller
-from web.profile import Profile
-from web.profile_view import render_replay, render_stats
-from web.records import GameRecord, clean_coach, record_game
+from web.profile.model import Profile
+from web.profile.view import render_replay, render_stats
+from web.profile.records import GameRecord, clean_coach, record_game
 from web.render import render
 from web.session import Session
-from web.stats import compute
+from web.profile.stats import compute
 
 
 def play(ctl: Controller, hint_every_turn: bool = False) -> None:

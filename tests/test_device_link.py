@@ -1,4 +1,4 @@
-"""Linking a device (web.device_link): codes, the transfer in parts, and two Linkers swapping
+"""Linking a device (web.profile.device_link): codes, the transfer in parts, and two Linkers swapping
 profiles over fake connections that behave like web.net.transport's (host: conn ids; guest: none)."""
 
 import json
@@ -6,11 +6,11 @@ import json
 import pytest
 
 from game.errors import ParseError
-from web.device_link import (ALPHABET, NO_RELAY, PART_CHARS, Linker, Transfer, ack, new_code,
+from web.profile.device_link import (ALPHABET, NO_RELAY, PART_CHARS, Linker, Transfer, ack, new_code,
                              read_code, room_for)
-from web.profile import Profile
-from web.profile_screens import ProfileScreens
-from web.records import record_game
+from web.profile.model import Profile
+from web.profile.screens import ProfileScreens
+from web.profile.records import record_game
 from web.session import Session
 from web.net.signal_code import RELAY_DOWN
 

@@ -18,7 +18,7 @@ from game.fair import Round, Seen, audit, check_reveal, check_seen, commitment, 
 from web.friends import fair_host, protocol
 from web.friends.fair_view import fair_panel, fair_strip
 from web.friends.protocol import ProtocolError, parse
-from web.records import GameRecord, record_game
+from web.profile.records import GameRecord, record_game
 
 from test_host import Wire, guest_move, play_to_the_end
 
@@ -374,7 +374,7 @@ def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
 
 
 def test_a_profile_import_keeps_the_verdict_and_refuses_a_hidden_alarm():
-    from web.profile import Profile
+    from web.profile.model import Profile
     wire, record = finished_record(3)
     profile = Profile.new("Gus").add_record(record)
     imported = Profile.from_json(profile.to_json(), verify_records=True)
@@ -387,7 +387,7 @@ def test_a_profile_import_keeps_the_verdict_and_refuses_a_hidden_alarm():
 
 def test_the_profile_shows_each_friends_game_deal_check():
     from dataclasses import replace
-    from web.profile_view import _game_row, render_replay
+    from web.profile.view import _game_row, render_replay
     wire, record = finished_record()
     assert "✓ deal verified" in _game_row(record) and "fair-alarm" not in render_replay(record, 0)
     failed = replace(record, fair=dict(record.fair, alarms=["hand 2: the revealed secret does not match"]))

@@ -6,11 +6,11 @@ import re
 import pytest
 
 from game.errors import ParseError
-from web.profile import DEFAULT_PREFS, MAX_RECORDS, Profile, clean_prefs
-from web.records import (GameRecord, record_from_link_code, record_game, record_to_link_code,
+from web.profile.model import DEFAULT_PREFS, MAX_RECORDS, Profile, clean_prefs
+from web.profile.records import (GameRecord, record_from_link_code, record_game, record_to_link_code,
                          summarise)
 from web.session import Session
-from web.stats import compute, histogram_svg, results_svg
+from web.profile.stats import compute, histogram_svg, results_svg
 
 
 def finished_game(seed, players=2, target=61):
@@ -154,8 +154,8 @@ def test_statistics_add_up(records):
 
 
 def test_the_replay_viewer_shows_every_hand(records):
-    from web.profile_view import render_replay, render_stats
-    from web.replay import replay_hands
+    from web.profile.view import render_replay, render_stats
+    from web.profile.replay import replay_hands
 
     record = records[0]
     hands = replay_hands(record)
@@ -178,7 +178,7 @@ def test_the_replay_viewer_shows_every_hand(records):
 
 
 def test_profile_screens_commands(records):
-    from web.profile_screens import ProfileScreens
+    from web.profile.screens import ProfileScreens
 
     screens = ProfileScreens(Profile.new("Ann"), clock=lambda: "2026-11-30T12:00:00Z")
     assert screens.command("pref", ("four_colour", "true")) and screens.profile.prefs["four_colour"]

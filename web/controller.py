@@ -23,9 +23,9 @@ from game.errors import ParseError
 from game.events import Event
 from game.view import View
 
-from .coach import TableCoach
-from .profile import DEFAULT_PREFS
-from .profile import clean_prefs as profile_prefs
+from .coach.follow import TableCoach
+from .profile.model import DEFAULT_PREFS
+from .profile.model import clean_prefs as profile_prefs
 from .session import Session, clean_name
 
 ME = 0
@@ -34,7 +34,7 @@ DEFAULTS = {"name": "", **DEFAULT_PREFS}
 
 
 def clean_prefs(prefs) -> dict:
-    """The profile's preferences (see `web.profile.PREFERENCES`) plus the player's name;
+    """The profile's preferences (see `web.profile.model.PREFERENCES`) plus the player's name;
     storage is untrusted, so unknown keys and odd values fall back to the defaults.
 
     >>> clean_prefs({"players": 9, "level": "hard", "evil": "<script>"})["players"], clean_prefs(None)["level"]
@@ -129,7 +129,7 @@ class Controller:
         self.last_pegs: dict[int, str] = {}   # side -> why its peg last moved
         self.announcement = ""                # for the live region
         self.error = ""
-        self.coach = TableCoach(ME)           # hints and reviews (web.coach)
+        self.coach = TableCoach(ME)           # hints and reviews (web.coach.follow)
         self.hint = None                      # the hint asked for, while its decision lasts
 
     # -- what is on screen --

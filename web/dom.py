@@ -23,8 +23,8 @@ from .controller import Controller
 from .early import hand_over, read_shell
 from .friends.glue import GUEST_CONTROLLER, GUEST_KEY, HOST_CONTROLLER, HOST_KEY, FriendsGlue
 from .lazy import is_a
-from .profile import Profile
-from .profile_screens import ProfileScreens
+from .profile.model import Profile
+from .profile.screens import ProfileScreens
 from .render import render
 from .session import Session
 from .net.identity import fragment_params
@@ -264,9 +264,9 @@ class App(FriendsGlue):
 
     @property
     def linker(self):
-        """Linking a device (web.device_link over web.net): imported on first use (web.lazy)."""
+        """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
         if self._linker is None:
-            from .device_link import Linker
+            from .profile.device_link import Linker
             from .net.transport import GuestNet, HostNet
             self._linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
         return self._linker
@@ -275,7 +275,7 @@ class App(FriendsGlue):
         field = self.root.querySelector('[data-testid="link-code-input"]')
         self.linker.enter(str(field.value) if field else "")
 
-    # Settings, "Link a device": the buttons' commands (web.device_link runs the link).
+    # Settings, "Link a device": the buttons' commands (web.profile.device_link runs the link).
     LINK = {"link-show": lambda app: app.linker.show(), "link-enter": link_enter,
             "link-cancel": lambda app: app.linker.cancel()}
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 
 LAZY = (
-    "web.device_link",
+    "web.profile.device_link",
     "web.friends.delivery",
     "web.friends.guest",
     "web.friends.host",
@@ -37,9 +37,9 @@ LAZY = (
     "web.net.relay_path",
     "web.net.signal_code",
     "web.net.transport",
-    "web.profile_view",
-    "web.replay",
-    "web.stats",
+    "web.profile.view",
+    "web.profile.replay",
+    "web.profile.stats",
 )
 
 

@@ -10,9 +10,9 @@ from test_a11y import AXE, check_sizes
 from tables import play_until
 from test_play_bot import ACTIONABLE, engine_session, open_table
 
-from web.coach import TableCoach
-from web.coach_view import points
-from web.records import coach_figures
+from web.coach.follow import TableCoach
+from web.coach.view import points
+from web.profile.records import coach_figures
 
 pytestmark = pytest.mark.e2e
 

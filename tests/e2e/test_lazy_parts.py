@@ -29,7 +29,7 @@ def test_a_bot_game_imports_no_lazy_part_until_it_is_used(page, site):
     page.wait_for_selector('html[data-ready="true"]')
     page.get_by_test_id("open-stats").click()
     expect(page.get_by_test_id("stats")).to_be_visible()
-    assert {"web.profile_view", "web.stats", "web.replay"} <= lazy_loaded(page)
+    assert {"web.profile.view", "web.profile.stats", "web.profile.replay"} <= lazy_loaded(page)
     assert "web.net.transport" not in lazy_loaded(page)
     page.locator('[data-action="replay"]').first.click()
     expect(page.get_by_test_id("replay")).to_be_visible()
@@ -40,7 +40,7 @@ def test_a_bot_game_imports_no_lazy_part_until_it_is_used(page, site):
     expect(page.get_by_test_id("link-show")).to_be_visible()
     page.get_by_test_id("link-show").click()   # the device link brings in the network
     expect(page.get_by_test_id("link-code")).to_be_visible()
-    assert {"web.device_link", "web.net.transport"} <= lazy_loaded(page)
+    assert {"web.profile.device_link", "web.net.transport"} <= lazy_loaded(page)
 
 
 def test_inviting_friends_imports_the_tables_on_first_use(page, site):

@@ -7,8 +7,8 @@ import pytest
 from harness import Network, screenshot, wait_ready
 from playwright.sync_api import expect
 
-from web.profile import Profile
-from web.records import record_game
+from web.profile.model import Profile
+from web.profile.records import record_game
 from web.session import Session
 
 pytestmark = pytest.mark.e2e

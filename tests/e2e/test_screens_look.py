@@ -9,8 +9,8 @@ from harness import wait_ready
 from tables import load, saves
 from test_a11y import AXE, violations
 
-from web.profile import Profile
-from web.records import record_game
+from web.profile.model import Profile
+from web.profile.records import record_game
 from web.session import Session
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ import pytest
 from harness import ARTIFACTS, BOOT_GATE, wait_ready
 from playwright.sync_api import Page, expect
 
-from web.profile import Profile
+from web.profile.model import Profile
 from web.session import Session
 
 pytestmark = pytest.mark.e2e

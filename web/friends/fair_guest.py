@@ -5,7 +5,7 @@ revealed. Pure Python: the randomness is passed in.
 Each hand ends with a verdict: ``verified`` (the secret matches its commitment, the
 commitment is new, the contributions are as sent, and every card seen is where the revealed
 deck says), or ``alarm`` with the reasons, which stay with the game's record
-(`web.records`). Rounds a guest cannot check (it joined after their commitment) stay
+(`web.profile.records`). Rounds a guest cannot check (it joined after their commitment) stay
 ``unchecked``.
 
 >>> from game.fair import commitment
@@ -164,7 +164,7 @@ class FairWatch:
                 for source in r.sources if source in ("bot", "replaced")}
 
     def transcript(self, game: int) -> dict:
-        """The game's rounds and alarms, for its record (`web.records`)."""
+        """The game's rounds and alarms, for its record (`web.profile.records`)."""
         rounds = [self.rounds[key].to_json() for key in sorted(self.rounds)
                   if key[0] == game and key[1] <= self.last_hand and self.rounds[key].contributions]
         alarms = [reason for key, (verdict, reasons) in sorted(self.verdicts.items())

@@ -35,7 +35,7 @@ from .delivery import Outgoing
 from .fair_guest import ALARM, FairWatch
 from .protocol import ProtocolError, parse
 from ..controller import clean_prefs, key_command, toggle_selection
-from ..records import make_record
+from ..profile.records import make_record
 from ..session import clean_name
 
 CHAT_SHOWN = 200

@@ -252,7 +252,7 @@ def _host_chat(data) -> dict:
 
 
 def _record(data) -> dict:
-    """A finished game's recipe; the guest replays it before keeping it (`web.records`)."""
+    """A finished game's recipe; the guest replays it before keeping it (`web.profile.records`)."""
     actions = _list(data["actions"], MAX_ACTIONS, "a game's actions")
     if not all(isinstance(a, str) and len(a) <= 40 for a in actions):
         raise ProtocolError("a game's actions are short texts")

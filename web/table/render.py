@@ -6,7 +6,7 @@ from html import escape
 
 from game.engine import DISCARDING, OVER, PLAYING
 
-from ..coach_view import hint_html, hint_line, review_html, summary_html
+from ..coach.view import hint_html, hint_line, review_html, summary_html
 from ..controller import Controller, hand_order
 from ..friends.fair_view import fair_strip
 from ..friends.lobby import chat_panel

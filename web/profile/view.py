@@ -1,6 +1,6 @@
 """HTML for the profile screens: settings, statistics and the replay viewer. Pure functions.
 
->>> from web.profile import Profile
+>>> from web.profile.model import Profile
 >>> html = render_settings(Profile.new("Ann <3"))
 >>> 'value="Ann &lt;3"' in html and 'name="theme"' in html
 True
@@ -13,11 +13,11 @@ from html import escape
 from game.coach import review_hand, walk
 from game.engine import new_game
 
-from .coach_view import discard_html, pegging_html
+from ..coach.view import discard_html, pegging_html
 from .device_link import LINK_MINUTES, LinkState
-from .profile import PREFERENCES, Profile
+from .model import PREFERENCES, Profile
 from .records import GameRecord
-from .table.cards import card_face, cards_row
+from ..table.cards import card_face, cards_row
 from .replay import replay_hands
 from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
 

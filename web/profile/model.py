@@ -21,7 +21,7 @@ from game.codec import config_from_json
 from game.errors import ParseError
 
 from .records import GameRecord, Summary, clean_coach, clean_hints
-from .session import clean_name
+from ..session import clean_name
 
 FORMAT = "cribbage-profile"
 VERSION = 2

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from game.errors import ParseError
 
-from .net.signal_code import RELAY_DOWN
+from ..net.signal_code import RELAY_DOWN
 
 VERSION = 1
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone

@@ -1,7 +1,7 @@
 """HTML for the coach: the hint, a hand's review (discard and pegging) and the game's summary.
 Pure functions; plain text and tables first, so a screen reader gets every figure as words.
 
->>> from web.coach import TableCoach
+>>> from web.coach.follow import TableCoach
 >>> from web.session import Session
 >>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
 >>> html = hint_html(TableCoach(0).hint(session.view(0)))
@@ -15,7 +15,7 @@ from html import escape
 
 from game.cards import Card
 
-from .table.cards import SUIT_GLYPHS, rank_text
+from ..table.cards import SUIT_GLYPHS, rank_text
 
 
 def card_text(card: Card) -> str:

@@ -2,7 +2,7 @@
 every point pegged, every show. Pure Python, built by replaying a `GameRecord`.
 
 >>> from web.session import Session
->>> from web.records import record_game
+>>> from web.profile.records import record_game
 >>> session = Session.new(2, 61, ["Ann", "Bot"], ["easy", "easy"], seed=8)
 >>> while session.state.phase != "over":
 ...     _ = session.bot_move()

@@ -1,5 +1,5 @@
 """The coach at a table: hints during a decision, the review after each hand's show, and the
-game's summary. Pure Python over `game.coach`; the HTML is `web.coach_view`'s.
+game's summary. Pure Python over `game.coach`; the HTML is `web.coach.view`'s.
 
 `TableCoach` follows one seat's game with a `game.coach.Walker` (each action replayed once
 more, keeping only that seat's views), remembers the play reviews it has searched, and says

@@ -19,9 +19,9 @@ from html import escape
 
 from game.errors import ParseError
 
-from .profile import Profile
+from .model import Profile
 from .records import record_from_link_code, record_game, record_to_link_code
-from .session import Session
+from ..session import Session
 
 
 class ProfileScreens:
@@ -40,7 +40,7 @@ class ProfileScreens:
         self.message = ""
         self.changed = False                # the profile needs saving
         self.clipboard = ""                 # a link for the glue to copy
-        self.link = None                    # a device link in progress (web.device_link.LinkState)
+        self.link = None                    # a device link in progress (web.profile.device_link.LinkState)
 
     def command(self, name: str, arg=None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
@@ -55,7 +55,7 @@ class ProfileScreens:
 
     def render(self) -> str:
         # The screens' views (statistics, charts, replays) are imported on first use (web.lazy).
-        from .profile_view import render_replay, render_settings, render_stats
+        from .view import render_replay, render_settings, render_stats
         if self.screen == "settings":
             return render_settings(self.profile, self.message, self.link)
         if self.screen == "stats":
@@ -75,7 +75,7 @@ class ProfileScreens:
         self.screen = None
 
     def _do_pref(self, name_and_text) -> None:
-        from .profile_view import parse_pref
+        from .view import parse_pref
         name, text = name_and_text
         value = parse_pref(name, text) if isinstance(text, str) else text
         if value is None:

@@ -37,7 +37,7 @@ from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
 from game.fair import Round, audit
 
-from .session import Session, clean_name
+from ..session import Session, clean_name
 
 MAX_RECORD_BYTES = 64_000
 
