@@ -40,7 +40,8 @@ def _import_web():
     """web.render and web.profile.model, imported from this checkout (scripts/ is not on the path)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from web import profile, render
+    from web import render
+    from web.profile import model as profile
     from web.controller import Controller
     return render, profile, Controller
 
