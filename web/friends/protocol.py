@@ -43,7 +43,8 @@ from game.codec import config_from_json, config_to_json, event_from_json, event_
 from game.errors import ParseError
 from game.fair import HEX, SOURCES
 
-VERSION = 3                      # 3: the fair deal's messages, and records with hand seeds
+# 3: the fair deal's messages, and records with hand seeds
+VERSION = 3
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
