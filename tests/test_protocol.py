@@ -121,7 +121,7 @@ messages = st.one_of(
 )
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(messages, min_size=1, max_size=3))
 def test_fuzzed_messages_never_break_the_host(texts):
     table = host_mid_game()

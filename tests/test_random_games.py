@@ -7,7 +7,7 @@ import pytest
 from game.cards import DECK
 from game.engine import OVER, PLAYING, Config, apply, legal_actions, new_game, replay
 
-GAMES = 1000
+GAMES = 400
 ALL_CARDS = set(DECK)
 
 

@@ -6,10 +6,8 @@ handing out those credentials with ``--turn-url`` / ``--turn-secret-file``).
 from __future__ import annotations
 
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator

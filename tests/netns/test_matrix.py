@@ -1,10 +1,9 @@
 """The matrix (issue 12): a host and a guest in two homes behind every pair of NAT kinds play two
 whole hands (deal, crib, play, show; then the next dealer's), and the host's players list shows
-the path each found; then a 3-player table across three homes plays a 61-point game to its
-verdict (as do the relay fallback and the lost-moves tests). bench/netns_paths.py plays every
-pair's whole game and times it. The page's STUN is the rig's coturn (index.html's meta
-rewritten on its way into each browser), TURN credentials come from the relay (serve.py
---turn-url/--turn-secret-file). What each cell gets, and why, is in README.md here.
+the path each found; then a 3-player table across three homes plays two whole hands too.
+bench/netns_paths.py plays every pair's whole 61-point game and times it. The page's STUN is
+the rig's coturn (index.html's meta rewritten on its way into each browser), TURN credentials
+come from the relay (serve.py --turn-url/--turn-secret-file). What each cell gets, and why, is in README.md here.
 """
 
 from __future__ import annotations
@@ -52,9 +51,9 @@ def test_two_homes_play_two_whole_hands(world, figures, host_kind, guest_kind):
     assert found["rtt_ms"], "no timed play"
 
 
-def test_three_homes_play_a_whole_game(world, figures):
+def test_three_homes_play_two_whole_hands(world, figures):
     kinds = ["port-restricted", "cone", "symmetric"]
-    found = run_cell(world, kinds)
+    found = run_cell(world, kinds, hands=2)
     figures.append(found)
     for when in ("paths", "final_paths"):
         assert [path for path, _ in found[when]] == ["direct", "via TURN"], found
