@@ -458,6 +458,22 @@ def test_a_hello_sent_again_before_the_welcome_finds_the_same_seat(players):
     assert late.seat == (2 if players == 3 else None)
 
 
+def test_a_guest_that_reconnects_shows_the_chat_once():
+    wire = Wire(2)
+    gus = wire.join("first", "Gus")
+    gus.command("chat", {"text": "hello all"})
+    wire.pump()
+    wire.table.disconnect("first")                    # the channel drops; the same page reconnects
+    del wire.guests["first"]
+    wire.guests["second"] = gus
+    wire.received["second"] = []
+    wire.table.connect("second")
+    gus.rejoin()
+    wire.pump()
+    texts = [line["text"] for line in gus.chat]
+    assert texts.count("hello all") == 1 and texts.count("Gus sat down") == 1, texts
+
+
 def test_a_guest_refused_a_seat_forgets_the_token_it_proposed():
     wire = Wire(2)
     wire.join("a", "Gus")

@@ -151,6 +151,7 @@ class GuestController:
         self.fair.seat = self.seat
         self.fair.replaying = True        # the fair deal's history comes next, then the table
         self.welcomed = self.was_seated = True
+        self.chat = []                    # the host sends the table's whole chat next, after every welcome
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
         self.link = ""
