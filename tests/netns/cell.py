@@ -1,6 +1,6 @@
 """One cell of the matrix: people in homes behind given NAT kinds sit at a table, the host's
 players list says how each guest is connected, and they play a 61-point game to its verdict
-(or a given number of whole hands: the tests play one or two, bench/netns_paths.py whole games).
+(or a given number of whole hands: the tests play one, bench/netns_paths.py whole games).
 Used by the tests (which assert on the result) and by bench/netns_paths.py (which repeats it).
 """
 

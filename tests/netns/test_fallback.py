@@ -1,8 +1,8 @@
 """When no WebRTC path exists (issue 12): the guest's home blocks UDP and the table has no STUN
 or TURN at all (the page's ICE servers "[]", a relay that hands out no TURN credentials).
 
-- With a secure page (as over https) the guest falls back to the sealed relay path and plays two
-  whole hands; everything the relay carried for it, recorded in the guest's browser as sent and
+- With a secure page (as over https) the guest falls back to the sealed relay path and plays a
+  whole hand; everything the relay carried for it, recorded in the guest's browser as sent and
   received, is signalling or AES-GCM ciphertext: no card, name, seat token or chat text.
 - With a page that is not a secure origin (plain http on a network address: no WebCrypto), the
   relay path is impossible too: the guest is told so in words, within seconds, never left hanging.
@@ -35,7 +35,7 @@ def test_udp_blocked_without_stun_or_turn_plays_through_the_sealed_relay(world, 
         guest.fill("chat-input", "sealed hello")
         guest.click("chat-send")
         host.expect_text("chat-lines", "sealed hello")
-        play_out(host, [guest], found, "relay", hands=2)
+        play_out(host, [guest], found, "relay", hands=1)
         figures.append(found)
         assert [path for path, _ in found["final_paths"]] == ["through the relay"], found
 

@@ -1,6 +1,6 @@
-"""The matrix (issue 12): a host and a guest in two homes behind every pair of NAT kinds play two
-whole hands (deal, crib, play, show; then the next dealer's), and the host's players list shows
-the path each found; then a 3-player table across three homes plays two whole hands too.
+"""The matrix (issue 12): a host and a guest in two homes behind every pair of NAT kinds play a
+whole hand (deal, crib, play, show, into the next deal), and the host's players list shows the
+path each found; then a 3-player table across three homes does the same.
 bench/netns_paths.py plays every pair's whole 61-point game and times it. The page's STUN is
 the rig's coturn (index.html's meta rewritten on its way into each browser), TURN credentials
 come from the relay (serve.py --turn-url/--turn-secret-file). What each cell gets, and why, is in README.md here.
@@ -39,8 +39,8 @@ assert set(PAIRS) == set(EXPECTED)
 
 
 @pytest.mark.parametrize("host_kind,guest_kind", PAIRS, ids=[f"{a}+{b}" for a, b in PAIRS])
-def test_two_homes_play_two_whole_hands(world, figures, host_kind, guest_kind):
-    found = run_cell(world, [host_kind, guest_kind], hands=2)
+def test_two_homes_play_a_whole_hand(world, figures, host_kind, guest_kind):
+    found = run_cell(world, [host_kind, guest_kind], hands=1)
     figures.append(found)
     expected = EXPECTED[host_kind, guest_kind]
     assert [path for path, _ in found["final_paths"]] == [expected], found    # after the play
@@ -51,9 +51,9 @@ def test_two_homes_play_two_whole_hands(world, figures, host_kind, guest_kind):
     assert found["rtt_ms"], "no timed play"
 
 
-def test_three_homes_play_two_whole_hands(world, figures):
+def test_three_homes_play_a_whole_hand(world, figures):
     kinds = ["port-restricted", "cone", "symmetric"]
-    found = run_cell(world, kinds, hands=2)
+    found = run_cell(world, kinds, hands=1)
     figures.append(found)
     for when in ("paths", "final_paths"):
         assert [path for path, _ in found[when]] == ["direct", "via TURN"], found
