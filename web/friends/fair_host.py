@@ -101,10 +101,12 @@ class FairDealer:
     def unrevealed(self) -> list[int]:
         return sorted(set(self.rounds) - self.revealed)
 
-    def transcript(self) -> list[dict]:
-        """The game's fixed rounds as JSON, secrets only where revealed (for records)."""
-        return [dict(self.rounds[hand].to_json(), secret=self.rounds[hand].secret if hand in self.revealed else None)
-                for hand in sorted(self.fixed)]
+    def transcript(self) -> dict:
+        """The game's fixed rounds, secrets only where revealed, as a record keeps them
+        (`web.profile.records`; the guest's half writes the same shape)."""
+        rounds = [dict(self.rounds[hand].to_json(), secret=self.rounds[hand].secret if hand in self.revealed else None)
+                  for hand in sorted(self.fixed)]
+        return {"table": self.room, "rounds": rounds, "alarms": []}
 
     # -- saving (the host's own browser: it holds the secrets) --
 

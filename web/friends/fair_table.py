@@ -79,7 +79,7 @@ class FairRounds:
         at the end), so a game the host shares can be checked again; None without one."""
         if self.session is None or not self.session.state.hand_seeds:
             return None
-        return {"table": self.fair.room, "rounds": self.fair.transcript(), "alarms": []}
+        return self.fair.transcript()
 
     def send_fair_history(self, conn) -> None:
         """This game's fair deal so far, to a guest that (re)joins: to add to or check."""
