@@ -76,11 +76,15 @@ class Connections:
     """How many connections each address has open in this process, at most ``limit`` each.
     A `relay.shared.SharedConnections` counts them across the instances sharing a Redis.
 
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> def run(coroutine):  # a thread of its own: the caller's thread may run an event loop already
+    ...     with ThreadPoolExecutor(1) as thread:
+    ...         return thread.submit(asyncio.run, coroutine).result()
     >>> connections = Connections(1)
-    >>> first = asyncio.run(connections.acquire("1.2.3.4"))
-    >>> asyncio.run(connections.acquire("1.2.3.4")), asyncio.run(connections.acquire("5.6.7.8")) is None
+    >>> first = run(connections.acquire("1.2.3.4"))
+    >>> run(connections.acquire("1.2.3.4")), run(connections.acquire("5.6.7.8")) is None
     (None, False)
-    >>> asyncio.run(connections.release(first)); connections.open["1.2.3.4"]
+    >>> run(connections.release(first)); connections.open["1.2.3.4"]
     0
     """
 
