@@ -46,7 +46,7 @@ def test_an_impostor_with_the_link_cannot_pose_as_the_host(people, site):
     token = json.loads(guest.evaluate("localStorage.getItem('cribbage.guest.v1')"))["token"]
 
     host.goto("about:blank")                      # the host closes the tab for a while
-    expect(guest.get_by_test_id("link-status")).to_contain_text("Lost the connection", timeout=15_000)
+    expect(guest.get_by_test_id("link-status")).to_contain_text("The host has left the table", timeout=15_000)
 
     # The impostor has the link and hosts a table of the same room from its own browser.
     impostor = spied(people)

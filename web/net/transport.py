@@ -56,6 +56,8 @@ NO_FALLBACK = ("No direct connection to the host, and this page cannot use the r
                "secure address (https). Ask the host to serve the game over https or to set up a TURN server.")
 STALE = ("No one is hosting this table right now: the link may be stale, or the host has closed "
          "the page. Still trying…")
+HOST_GONE = ("The host has left the table: they closed the page or lost their connection. Your seat "
+             "is kept, and the game goes on when they come back…")
 
 
 def relay_url() -> str:
@@ -586,13 +588,19 @@ class GuestNet(GuestSide):
         self.since = None
         self.answered_at = 0.0
         self.direct_asked = 0.0
-        self.host_seen = False              # the host is in the room (it said so, or offered)
+        self.hosts: set = set()             # relay members in the room that spoke as the host
+        self.host_left = False              # ... and every one of them has left it since
         self.signal = Signal(room, self._joined, self._from, self._left, self._relay_status)
         self.signal.on_lost = self._relay_lost
 
     @property
     def direct(self) -> bool:
         return self.peer is not None and self.peer.open
+
+    @property
+    def host_seen(self) -> bool:
+        """The host is in the relay's room, as far as this guest knows (it said so, or offered)."""
+        return bool(self.hosts)
 
     @property
     def connected(self) -> bool:
@@ -637,8 +645,20 @@ class GuestNet(GuestSide):
     def _left(self, relay_id) -> None:
         if self.sealed is not None and relay_id == self.sealed.to:
             self.sealed.close()
+        if relay_id in self.hosts:
+            self.hosts.discard(relay_id)
+            self.host_left = not self.hosts
+            self._say_host_gone()
+
+    def _say_host_gone(self) -> None:
+        """Cut off, with the host gone from the room: say so (rather than "connecting through the
+        relay…", which cannot work without a host), until it comes back."""
+        if self.host_left and not self.connected and not self.closed:
+            self.on_status(HOST_GONE)
 
     def _relay_lost(self) -> None:
+        self.hosts.clear()         # who is in the room is told again on joining it
+        self.host_left = False
         if self.sealed is not None:
             self.sealed.close()
 
@@ -666,7 +686,7 @@ class GuestNet(GuestSide):
                 self.sealing_at = now
                 asyncio.ensure_future(self._ask_sealed())
             if self.signal.joined and not self.host_seen and now - self.since > STALE_AFTER:
-                self.on_status(STALE)
+                self.on_status(HOST_GONE if self.host_left else STALE)
 
     async def _ask_sealed(self) -> None:
         """Ask the host for the relay path, with a fresh key pair."""
@@ -684,7 +704,8 @@ class GuestNet(GuestSide):
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
         if kind in ("host-here", "offer", "seal-ready"):
-            self.host_seen = True
+            self.hosts.add(sender)
+            self.host_left = False
         if kind == "host-here":
             if self.sealed is not None and sender != self.sealed.to:   # the host came back
                 self.sealed.close()
@@ -747,6 +768,7 @@ class GuestNet(GuestSide):
         self.since = asyncio.get_event_loop().time()
         if not self.direct:
             self.on_close()
+            self._say_host_gone()
 
     def _direct_opened(self) -> None:
         """A direct channel opened: it replaces the relay path, if that was in use."""
@@ -774,6 +796,7 @@ class GuestNet(GuestSide):
             return          # only a direct attempt failed; the relay path carries on
         self.since = asyncio.get_event_loop().time()
         self.on_close()
+        self._say_host_gone()
         if self.signal.joined:
             self._ask_direct()
 

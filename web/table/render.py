@@ -309,6 +309,8 @@ def status_text(ctl: Controller, view) -> str:
     if ctl.show:
         return "Each hand is counted where it lies, then the crib"
     if getattr(ctl, "pending", False):
+        if getattr(ctl, "link", ""):     # cut off: the move waits (web.friends.delivery)
+            return "Your move is kept: it goes to the host when the connection is back"
         return "Sending your move to the host…"
     levels = ctl.levels()
     if getattr(ctl, "multiplayer", False) and levels[me] is not None:
