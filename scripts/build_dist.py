@@ -20,7 +20,7 @@ when they change); --sources ships the .py files instead, as the repository's pa
 With the bundle, dist's interpreter is web/snapshot.mjs, a wrapper around the vendored Pyodide:
 after a first visit it makes a Pyodide memory snapshot in the visitor's browser (a worker,
 web/snapshot_worker.mjs) and later visits of the same build start from it, falling back to the
-normal start on any failure. Its build version and the modules to import before the snapshot
+normal start on any failure (--no-snapshot builds one that never makes one). Its build version and the modules to import before the snapshot
 (snapshot_modules: those that need no browser API) are written into web/snapshot.mjs here.
 
 For a first visit on a slow network: the page's head preloads every file of the start at once
@@ -178,11 +178,13 @@ def snapshot_modules(root: Path = ROOT) -> list[str]:
     return sorted(name for name in paths if not touches_js(name, set()))
 
 
-def write_snapshot_wrapper(out: Path, version: str, modules: list[str]) -> None:
-    """Fill in web/snapshot.mjs's build version and module list (each placeholder once)."""
+def write_snapshot_wrapper(out: Path, version: str, modules: list[str], snapshots: bool = True) -> None:
+    """Fill in web/snapshot.mjs's build version, module list and whether it makes and loads
+    snapshots at all (each placeholder once)."""
     path = out / SNAPSHOT_WRAPPER
     text = path.read_text(encoding="utf-8")
-    for placeholder, value in (('"__BUILD__"', json.dumps(version)), ('["__MODULES__"]', json.dumps(modules))):
+    for placeholder, value in (('"__BUILD__"', json.dumps(version)), ('["__MODULES__"]', json.dumps(modules)),
+                               ('"__SNAPSHOTS__"', json.dumps(snapshots))):
         if text.count(placeholder) != 1:
             sys.exit(f"build_dist: {SNAPSHOT_WRAPPER} must hold {placeholder} exactly once")
         text = text.replace(placeholder, value)
@@ -348,10 +350,12 @@ APP_KINDS = ("both", "pyc", "py")
 
 
 def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc",
-          app: str = "pyc") -> dict:
+          app: str = "pyc", snapshots: bool = True) -> dict:
     """Write the site into ``out`` (replacing it); returns a few figures. With `bundle` (the
     default) our modules go in as web/app.zip, as `app` (one of APP_KINDS) says; without, as
-    sources. `stdlib` is one of STDLIB_KINDS."""
+    sources. `stdlib` is one of STDLIB_KINDS. Without `snapshots`, no visitor's browser makes
+    or loads a memory snapshot (the browser tests start hundreds of first visits: each would
+    start a second interpreter to make one)."""
     files = site_files(bundle=bundle)
     if out.exists():
         shutil.rmtree(out)
@@ -377,11 +381,12 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
     extras = (preload_links() if bundle else "") + HEAD_EXTRAS
     html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")
+    digest.update(b"snapshots" if snapshots else b"no snapshots")
     for rel in files:   # what the visitor gets, as written: the cache's name changes with any of it
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
     version = digest.hexdigest()[:12]
     if bundle:   # hashed above as the template; the values it gets derive from the rest
-        write_snapshot_wrapper(out, version, snapshot_modules())
+        write_snapshot_wrapper(out, version, snapshot_modules(), snapshots)
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
     (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
     raw = packed = 0
@@ -411,11 +416,14 @@ def main() -> None:
     parser.add_argument("--stdlib", choices=STDLIB_KINDS, default="pyc",
                         help="the standard library shipped: whole (full), or only the modules the game "
                              "imports as bytecode (pyc, the default) or as smaller sources (py)")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="visitors' browsers neither make nor load a start-up memory snapshot")
     parser.add_argument("--app", choices=APP_KINDS, default="pyc",
                         help="web/app.zip's modules as bytecode only (pyc, the default), with their "
                              "sources for tracebacks with source lines (both) or as sources only (py)")
     args = parser.parse_args()
-    figures = build(args.out.resolve(), args.best, bundle=not args.sources, stdlib=args.stdlib, app=args.app)
+    figures = build(args.out.resolve(), args.best, bundle=not args.sources, stdlib=args.stdlib, app=args.app,
+                    snapshots=not args.no_snapshot)
     print(f"built {args.out} (version {figures['version']}): {figures['files']} files, "
           f"{figures['bytes'] / 1e6:.1f} MB, {figures['compressed'] / 1e6:.1f} MB precompressed; "
           f"{figures['stdlib']}")

@@ -149,8 +149,20 @@ def test_snapshot_wrapper_names_the_build_and_the_pure_modules(dist):
     assert f'const BUILD = "{version}";' in wrapper
     modules = json.loads(re.search(r"const MODULES = (\[.*?\]);", wrapper)[1])
     assert modules == build_dist.snapshot_modules()
+    assert "const SNAPSHOTS = true;" in wrapper
     assert (dist / "web" / "snapshot_worker.mjs").is_file()
     assert '"./web/snapshot.mjs"' in (dist / "sw.js").read_text(encoding="utf-8")
+
+
+def test_a_dist_built_without_snapshots_never_makes_one(tmp_path):
+    """--no-snapshot (the browser tests' site): the wrapper's switch is off, and `usable()`,
+    which every making and loading of a snapshot asks first, reads it first."""
+    (tmp_path / "web").mkdir()
+    shutil.copy2(ROOT / build_dist.SNAPSHOT_WRAPPER, tmp_path / build_dist.SNAPSHOT_WRAPPER)
+    build_dist.write_snapshot_wrapper(tmp_path, "0123456789ab", ["game"], snapshots=False)
+    wrapper = (tmp_path / build_dist.SNAPSHOT_WRAPPER).read_text(encoding="utf-8")
+    assert "const SNAPSHOTS = false;" in wrapper and "__SNAPSHOTS__" not in wrapper
+    assert re.search(r"function usable\(\) \{\s*return SNAPSHOTS && ", wrapper)
 
 
 def test_snapshot_leaves_out_every_module_that_reaches_js():

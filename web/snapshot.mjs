@@ -20,6 +20,7 @@ export { version };   // PyScript reads the interpreter's version from its modul
 
 const BUILD = "__BUILD__";
 const MODULES = ["__MODULES__"];   // what the worker imports before taking the snapshot
+const SNAPSHOTS = "__SNAPSHOTS__";  // false in a dist built with --no-snapshot: always a normal start
 // Not "cribbage-...": sw.js deletes those caches when a new build takes over, and a snapshot
 // being made then must not be lost. The key names the build, so no other build reads it.
 const CACHE = "pyodide-snapshot";
@@ -53,7 +54,7 @@ function setting(key, value) {
 }
 
 function usable() {
-  return "caches" in self && "Worker" in self && setting(FAILED) !== BUILD;
+  return SNAPSHOTS && "caches" in self && "Worker" in self && setting(FAILED) !== BUILD;
 }
 
 // The stored snapshot is gone (the browser may evict Cache Storage): make a new one.

@@ -16,12 +16,15 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 SIZES = {"desktop": (1280, 800), "phone": (360, 640)}
 # Besides the default rules: the accessible name of a control starts with its visible text.
 OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+# Every animation and transition that ends has ended (the busy button's pulse never does).
+SETTLED = """() => document.getAnimations().every((animation) => animation.playState !== "running"
+    || animation.effect?.getComputedTiming().endTime === Infinity)"""
 
 
 def violations(page) -> list[str]:
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    page.wait_for_timeout(700)    # let the show's items fade in: axe reads colours as painted
+    page.wait_for_function(SETTLED)    # the show's items fade in: axe reads colours as painted
     found = page.evaluate("(options) => axe.run(document, options).then(r => r.violations)", OPTIONS)
     return [f"{v['id']} ({v['impact']}): {v['help']} -- "
             + "; ".join(node["target"][0] + " " + node.get("failureSummary", "").replace("\n", " ")[:160]

@@ -278,9 +278,9 @@ def test_a_bot_sits_in_for_an_away_guest_then_hands_the_seat_back(people, site):
     check_scores(host, [guest])
 
 
-def test_a_guest_on_another_protocol_version_is_told_to_reload(people, site):
-    host, guest = people(), people()
-    link = host_table(host, site, 2)
+def test_a_guest_on_another_protocol_version_is_told_to_reload(people, source_site):
+    host, guest = people(source_site), people(source_site)
+    link = host_table(host, source_site, 2)
     source = (ROOT / "web" / "friends" / "protocol.py").read_text()
     current = int(re.search(r"\nVERSION = (\d+)\n", source)[1])
     newer = source.replace(f"\nVERSION = {current}\n", f"\nVERSION = {current + 1}\n")

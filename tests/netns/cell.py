@@ -37,17 +37,18 @@ class World:
 
 
 @contextmanager
-def open_world(logs: Path) -> Iterator[World]:
+def open_world(logs: Path, root: Path = services.ROOT) -> Iterator[World]:
     """The rig's public side for a session: its namespace, coturn, a site handing out TURN
-    credentials and a bare one; every namespace with our prefix removed before and after."""
+    credentials and a bare one, serving ``root`` (the repository, or a built dist/); every
+    namespace with our prefix removed before and after."""
     rig.sweep()
     internet = Internet()
     try:
         internet.build()
         secret = services.new_secret()
         with services.coturn(internet.public, logs / "coturn", secret), \
-                services.site(internet.public, logs / "site", secret) as base, \
-                services.site(internet.public, logs / "bare") as bare:
+                services.site(internet.public, logs / "site", root, secret) as base, \
+                services.site(internet.public, logs / "bare", root) as bare:
             yield World(internet, base, bare, logs)
     finally:
         internet.close()

@@ -62,11 +62,11 @@ def coturn(ns: str, workdir: Path, secret: str) -> Iterator[subprocess.Popen]:
 
 
 @contextmanager
-def site(ns: str, workdir: Path, turn_secret: str | None = None) -> Iterator[str]:
-    """serve.py in namespace ``ns`` on a free port of 203.0.113.1; yields its base URL. With a
-    ``turn_secret`` it hands out credentials for the rig's coturn."""
+def site(ns: str, workdir: Path, root: Path = ROOT, turn_secret: str | None = None) -> Iterator[str]:
+    """serve.py in namespace ``ns`` on a free port of 203.0.113.1, serving ``root``; yields its
+    base URL. With a ``turn_secret`` it hands out credentials for the rig's coturn."""
     workdir.mkdir(parents=True, exist_ok=True)
-    args = ["--host", SERVER, "--port", "0"]
+    args = ["--host", SERVER, "--port", "0", "--root", str(root)]
     if turn_secret is not None:
         secret_file = workdir / "turn-secret"
         secret_file.write_text(turn_secret)
