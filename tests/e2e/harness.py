@@ -201,3 +201,32 @@ def spied(people, *args):
     page = people(*args)
     page.context.add_init_script(RTC_SPY)
     return page
+
+
+# axe-core, pinned in package.json (a dev dependency) and put into the page by the tests as an
+# inline script: never served by the site, never in dist/, and no request leaves the origin.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# Besides the default rules: the accessible name of a control starts with its visible text.
+AXE_OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+# Every animation and transition that ends has ended (the busy button's pulse never does).
+SETTLED = """() => document.getAnimations().every((animation) => animation.playState !== "running"
+    || animation.effect?.getComputedTiming().endTime === Infinity)"""
+
+
+def violations(page: Page) -> list[str]:
+    """axe-core's findings on the page as it is painted now, a line each."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    page.wait_for_function(SETTLED)    # the show's items fade in: axe reads colours as painted
+    found = page.evaluate("(options) => axe.run(document, options).then(r => r.violations)", AXE_OPTIONS)
+    return [f"{v['id']} ({v['impact']}): {v['help']} -- "
+            + "; ".join(node["target"][0] + " " + node.get("failureSummary", "").replace("\n", " ")[:160]
+                        for node in v["nodes"][:4])
+            for v in found]
+
+
+def check_sizes(page: Page, where: str, problems: list) -> None:
+    """Add axe's findings on the page at desktop and phone size (`SIZES`) to ``problems``."""
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        problems += [f"{where} at {size}: {line}" for line in violations(page)]

@@ -4,39 +4,11 @@ axe-core is pinned in package.json (a dev dependency) and put into the page by t
 inline script: it is never served by the site, never in dist/, and no request leaves the origin.
 """
 
-from pathlib import Path
-
 import pytest
-from harness import Network
+from harness import AXE, Network, check_sizes
 from tables import load, play_until, saves
 
 pytestmark = pytest.mark.e2e
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-SIZES = {"desktop": (1280, 800), "phone": (360, 640)}
-# Besides the default rules: the accessible name of a control starts with its visible text.
-OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
-# Every animation and transition that ends has ended (the busy button's pulse never does).
-SETTLED = """() => document.getAnimations().every((animation) => animation.playState !== "running"
-    || animation.effect?.getComputedTiming().endTime === Infinity)"""
-
-
-def violations(page) -> list[str]:
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    page.wait_for_function(SETTLED)    # the show's items fade in: axe reads colours as painted
-    found = page.evaluate("(options) => axe.run(document, options).then(r => r.violations)", OPTIONS)
-    return [f"{v['id']} ({v['impact']}): {v['help']} -- "
-            + "; ".join(node["target"][0] + " " + node.get("failureSummary", "").replace("\n", " ")[:160]
-                        for node in v["nodes"][:4])
-            for v in found]
-
-
-def check_sizes(page, where: str, problems: list) -> None:
-    for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
-        problems += [f"{where} at {size}: {line}" for line in violations(page)]
-
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci)")
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -6,7 +6,7 @@ import re
 import pytest
 from harness import screenshot, wait_ready
 from playwright.sync_api import expect
-from test_a11y import AXE, check_sizes
+from harness import AXE, check_sizes
 from tables import play_until
 from test_play_bot import ACTIONABLE, engine_session, open_table
 

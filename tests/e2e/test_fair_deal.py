@@ -7,9 +7,8 @@ partnerships (partners opposite, a bot in a seat). axe-core checks the fair deal
 import json
 
 import pytest
-from harness import screenshot, wait_ready, with_query
+from harness import AXE, AXE_OPTIONS, screenshot, wait_ready, with_query
 from playwright.sync_api import Page, expect
-from test_a11y import AXE, OPTIONS
 from test_friends import check_scores, host_session, host_table, join, play
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +40,7 @@ def fair_violations(page: Page) -> list[str]:
         page.set_viewport_size({"width": width, "height": height})
         found += page.evaluate("""(options) => axe.run({include: [['[data-testid="fair-deal"]'],
             ['[data-testid="fair-mark"]']]}, options).then(r => r.violations.map(v => v.id + ': ' + v.help))""",
-                               OPTIONS)
+                               AXE_OPTIONS)
     page.set_viewport_size({"width": 1280, "height": 800})
     return found
 

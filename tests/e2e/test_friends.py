@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from harness import screenshot, wait_ready, with_query
+from harness import check_sizes, screenshot, wait_ready, with_query
 from playwright.sync_api import Page, expect
 
 import serve
@@ -134,6 +134,11 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     assert session.state.phase == "over" and session.names == ["Hana", "Gus <b>"]
     expect(guest.get_by_test_id("verdict")).to_be_visible()
     expect(guest.get_by_test_id("chat-lines")).to_contain_text("wins the game")
+    # A whole game's chat scrolls: its list takes the keyboard focus (axe: scrollable-region-focusable).
+    problems: list[str] = []
+    for page, who in ((host, "host"), (guest, "guest")):
+        check_sizes(page, f"the {who}'s game over", problems)
+    assert not problems, "\n".join(problems)
     # The guest's own profile keeps the game (the host sent its record at the end): the same
     # moves as the host's, seen from seat 1.
     stored = guest.evaluate("localStorage.getItem('cribbage.profile.v2')")

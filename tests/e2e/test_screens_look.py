@@ -7,7 +7,7 @@ settings pass axe (light and dark, desktop and phone) and the statistics table i
 import pytest
 from harness import wait_ready
 from tables import load, saves
-from test_a11y import AXE, violations
+from harness import AXE, violations
 
 from web.profile.model import Profile
 from web.profile.records import record_game

@@ -262,7 +262,8 @@ def chat_panel(ctl, presence: bool = True) -> str:
   {link_status(ctl) if presence else ""}
   {people}
   <h2>Table chat</h2>
-  <ol class="chat-lines" data-testid="chat-lines" aria-live="polite">{"".join(lines)}</ol>
+  <ol class="chat-lines" data-testid="chat-lines" aria-live="polite" tabindex="0"
+      aria-label="Chat messages">{"".join(lines)}</ol>
   <form class="chat-form" data-action="chat" autocomplete="off">
     <input name="text" maxlength="280" placeholder="Say something to the table" aria-label="Chat message"
            data-testid="chat-input">
