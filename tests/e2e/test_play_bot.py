@@ -8,6 +8,7 @@ import json
 
 import pytest
 from harness import screenshot, wait_ready
+from tables import load, saves
 from playwright.sync_api import Page, expect
 
 from game.engine import OVER
@@ -174,3 +175,18 @@ def test_a_damaged_save_is_refused_with_a_message(page, site):
     expect(page.get_by_role("alert")).to_contain_text("could not be restored")
     expect(page.get_by_test_id("start")).to_be_visible()
     assert json.loads(page.evaluate("JSON.stringify(localStorage.getItem('cribbage.table.v1'))")) is None
+
+
+def test_a_played_card_travels_from_the_hand_to_the_pile(page, site):
+    """At the normal pace the card the player plays is the same element in the pile (keyed by
+    card, web.table.motion), moving there with a Web Animation rather than appearing."""
+    load(page, site, saves(2)["play"])       # (saved at the instant pace; this page plays at normal)
+    page.goto(site)
+    wait_ready(page)
+    card = page.locator('[data-action="play"]:not([disabled])').first
+    key = card.get_attribute("data-key")
+    card.click()
+    page.wait_for_function("""(key) => {
+        const el = document.querySelector(`[data-key="${key}"]`);
+        return el !== null && el.closest('[data-testid="pile"]') !== null && el.getAnimations().length > 0;
+    }""", arg=key, polling="raf", timeout=5000)

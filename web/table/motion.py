@@ -173,7 +173,10 @@ MORPH_JS = r"""
   children(root, next.content);
 
   if (ms <= 0) return;
-  for (const el of root.querySelectorAll(".card[data-key]")) {
+  // Every card's new place is read before any animation starts: an animation's transform
+  // between two reads would make the browser work out the page's geometry again for each card.
+  const cards = Array.from(root.querySelectorAll(".card[data-key]"), (el) => [el, el.getBoundingClientRect()]);
+  for (const [el, now] of cards) {
     const was = rects.get(el.dataset.key);
     let from = was, fromCard = true;
     for (const origin of (was ? [] : (el.dataset.from || "").split(" "))) {
@@ -184,9 +187,7 @@ MORPH_JS = r"""
         break;
       }
     }
-    if (!from) continue;
-    const now = el.getBoundingClientRect();
-    if (!now.width) continue;
+    if (!from || !now.width) continue;
     const dx = from.left + from.width / 2 - (now.left + now.width / 2);
     const dy = from.top + from.height / 2 - (now.top + now.height / 2);
     const scale = fromCard ? Math.max(0.3, Math.min(3, from.width / now.width)) : 0.6;
