@@ -161,7 +161,7 @@ def test_three_players_count_a_rivals_crib_at_half():
 cards_st = st.lists(st.sampled_from(DECK), min_size=6, max_size=6, unique=True)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(cards_st, st.booleans(), st.integers(0, 14), st.sampled_from([2, 3, 4]))
 def test_a_ranking_is_sorted_holds_the_choice_and_never_gives_away_less_than_nothing(
         cards, my_crib, pick, players):

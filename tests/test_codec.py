@@ -27,7 +27,7 @@ def random_prefix(players, seed, steps):
     return state, events
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 10**6), st.integers(0, 200))
 def test_states_views_and_events_round_trip(players, seed, steps):
     state, events = random_prefix(players, seed, steps)
@@ -75,7 +75,7 @@ def test_a_truncated_save_is_refused():
             decode_state(text[:cut])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20))

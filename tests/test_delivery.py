@@ -143,7 +143,7 @@ class Flaky:
         raise AssertionError("the connection never went quiet")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.lists(st.sampled_from(OPS), min_size=10, max_size=160))
 def test_no_move_or_chat_line_is_lost_or_doubled(seed, ops):
     wire = Flaky(seed)

@@ -27,7 +27,6 @@ hexes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
 # ---- game.fair: properties ----
 
-@settings(deadline=None)
 @given(hexes, st.lists(hexes, min_size=2, max_size=4), st.integers(0, 50), st.integers(0, 40),
        st.integers(0, 3), hexes)
 def test_the_seed_depends_on_every_input(secret, contributions, game, hand, which, other):
@@ -45,7 +44,6 @@ def test_the_seed_depends_on_every_input(secret, contributions, game, hand, whic
             assert hand_seed(*args) != seed
 
 
-@settings(deadline=None)
 @given(hexes, hexes)
 def test_only_the_committed_secret_passes(secret, other):
     round_ = Round(0, 0, commitment(secret), ("0" * 64, "ab" * 32), ("host", "guest"), secret).stood_in()
@@ -57,7 +55,7 @@ def test_only_the_committed_secret_passes(secret, other):
         == (other != "ab" * 32)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 2**63 - 1), st.integers(1, 2**63 - 1), st.integers(0, 3))
 def test_what_a_seat_saw_matches_its_own_deck_and_no_other(players, seed, delta, seat):
     config = Config(players=players)
@@ -71,7 +69,6 @@ def test_what_a_seat_saw_matches_its_own_deck_and_no_other(players, seed, delta,
     assert check_seen(config, (seed + delta) % 2**63, 0, seen) != ()
 
 
-@settings(deadline=None)
 @given(st.sampled_from(["host", "guest", "bot", "replaced"]), hexes, hexes)
 def test_a_round_reads_back_what_it_writes(source, secret, value):
     round_ = Round(3, 7, commitment(secret), (value, value), ("host", source), secret)

@@ -67,7 +67,7 @@ def encodings(state, events):
     return [(read, write, json.loads(json.dumps(data))) for read, write, data in found]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.data())
 def test_every_encoding_round_trips_and_every_mutation_is_a_parse_error(game, data):
     for read, write, encoded in encodings(*game):
@@ -79,7 +79,7 @@ def test_every_encoding_round_trips_and_every_mutation_is_a_parse_error(game, da
         pass
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.data())
 def test_a_mutated_saved_game_is_a_parse_error(game, data):
     state, _ = game
@@ -91,7 +91,7 @@ def test_a_mutated_saved_game_is_a_parse_error(game, data):
         pass
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(games(), ODD_VALUES | st.integers(-5, 8))
 def test_any_seat_gets_actions_and_a_view_or_a_documented_error(game, seat):
     state, _ = game

@@ -121,7 +121,7 @@ messages = st.one_of(
 )
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(messages, min_size=1, max_size=3))
 def test_fuzzed_messages_never_break_the_host(texts):
     table = host_mid_game()
@@ -144,7 +144,7 @@ def test_fuzzed_messages_never_break_the_host(texts):
         parse(text, "host")   # everything the host says is well-formed
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=6), st.integers(0, 14))
 def test_a_move_is_taken_once_whatever_state_ids_and_repeats_come(state_ids, pick):
     """The first copy of a legal move is taken (a stale state id does not matter while the move
