@@ -472,9 +472,10 @@ class RedisRelay(Relay):
         """Wait until everything Redis published for this instance before now has been
         delivered (a token sent through this instance's channel comes back)."""
         token = secrets.token_hex(8)
-        self.waiters[token] = asyncio.get_running_loop().create_future()
+        # Our own reference: the token may come back (and leave `waiters`) before publish returns.
+        back = self.waiters[token] = asyncio.get_running_loop().create_future()
         await self.control.publish(self.channel, "\n\n\n" + token)
-        await self.waiters[token]
+        await back
 
     @property
     def channel(self) -> str:
