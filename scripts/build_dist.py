@@ -20,8 +20,9 @@ when they change); --sources ships the .py files instead, as the repository's pa
 With the bundle, dist's interpreter is web/snapshot.mjs, a wrapper around the vendored Pyodide:
 after a first visit it makes a Pyodide memory snapshot in the visitor's browser (a worker,
 web/snapshot_worker.mjs) and later visits of the same build start from it, falling back to the
-normal start on any failure (--no-snapshot builds one that never makes one). Its build version and the modules to import before the snapshot
-(snapshot_modules: those that need no browser API) are written into web/snapshot.mjs here.
+normal start on any failure (--no-snapshot builds one that never makes one). Its build version
+and the modules to import before the snapshot (snapshot_modules: those that need no browser
+API) are written into web/snapshot.mjs here.
 
 For a first visit on a slow network: the page's head preloads every file of the start at once
 (preload_links), the config turns off PyScript's unused plugins, Pyodide's lock file loses its

@@ -5,16 +5,12 @@ response was an HTTP error, or the page logged or raised an error.
 """
 
 import os
-import sys
 
 import pytest
-from harness import RECORD_IMPORTS, SITE_KIND, Network, launch, record_imports
+from harness import RECORD_IMPORTS, Network, launch, record_imports
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 import serve
-
-sys.path.insert(0, str(serve.ROOT / "scripts"))
-import build_dist  # noqa: E402
 
 if os.environ.get(RECORD_IMPORTS):
     # scripts/stdlib_modules.py --record: every page, whichever test or fixture made it, tells
@@ -31,27 +27,19 @@ if os.environ.get(RECORD_IMPORTS):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The base URL of a serve.py child process on a free port (its log in a temp file), serving
-    `SITE_KIND`. The built site starts each page about a second sooner (one bundle of bytecode
-    instead of a hundred sources to fetch and compile), which keeps CI within its time. It makes
-    no start-up snapshots: every test's context is a first visit, and each snapshot would start a
-    second interpreter; tests/e2e/test_dist.py tests them on a dist of its own. The recording of
-    the standard library's imports needs the sources, whose page loads the whole of it."""
-    folder = tmp_path_factory.mktemp("serve")
-    root = serve.ROOT
-    if SITE_KIND == "dist":
-        root = folder / "dist"
-        build_dist.build(root, snapshots=False)
-    with (folder / "access.log").open("w") as stream, serve.spawn(root=root, stderr=stream) as url:
+def site(site_root, tmp_path_factory):
+    """The base URL of a serve.py child process on a free port serving `site_root` (the built
+    site, or the sources: tests/conftest.py), its log in a temp file."""
+    log = tmp_path_factory.mktemp("serve") / "access.log"
+    with log.open("w") as stream, serve.spawn(root=site_root, stderr=stream) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
-def source_site(site, tmp_path_factory):
+def source_site(site, site_root, tmp_path_factory):
     """The repository itself (index.html and the .py sources) on a serve.py of its own, for the
     tests that change a source file on its way to the page; `site` when that serves it already."""
-    if SITE_KIND == "sources":
+    if site_root == serve.ROOT:
         yield site
         return
     log = tmp_path_factory.mktemp("serve-sources") / "access.log"

@@ -124,10 +124,6 @@ LOADED_MODULES = """async () => {
 }"""
 # Where record_imports appends them (set by the recording run: scripts/stdlib_modules.py --record).
 RECORD_IMPORTS = "CRIBBAGE_RECORD_IMPORTS"
-# Which site the browser tests play on (conftest's `site`): "dist" (the default) is dist/ as
-# players get it, built once per session; "sources" is the repository itself, as
-# `scripts/play --dev` serves it (and as the recording of the stdlib's imports needs it).
-SITE_KIND = os.environ.get("CRIBBAGE_E2E_SITE", "sources" if os.environ.get(RECORD_IMPORTS) else "dist")
 
 
 def record_imports(page: Page) -> None:

@@ -3,8 +3,10 @@
 import re
 
 import pytest
-from harness import BOOT_GATE, SITE_KIND, screenshot, wait_ready
+from harness import BOOT_GATE, screenshot, wait_ready
 from playwright.sync_api import expect
+
+import serve
 
 pytestmark = pytest.mark.e2e
 
@@ -24,11 +26,11 @@ def test_shell_paints_before_python_is_ready(page, site):
     expect(page.get_by_test_id("loading")).to_have_count(0)
 
 
-def test_boots_from_our_origin_only(page, network, site):
+def test_boots_from_our_origin_only(page, network, site, site_root):
     page.goto(site)
     wait_ready(page)
     paths = {url.removeprefix(site.rstrip("/")) for url in network.urls}
-    ours = "/web/app.zip" if SITE_KIND == "dist" else "/game/__init__.py"
+    ours = "/game/__init__.py" if site_root == serve.ROOT else "/web/app.zip"   # the sources, or dist/
     for needed in ("/web/vendor/pyodide/pyodide.asm.wasm", ours, "/web/main.py"):
         assert needed in paths
     assert network.outside() == []

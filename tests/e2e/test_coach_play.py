@@ -4,9 +4,8 @@ against the coach under CPython, the game's summary, and axe on the new panels."
 import re
 
 import pytest
-from harness import screenshot, wait_ready
+from harness import AXE, check_sizes, screenshot, wait_ready
 from playwright.sync_api import expect
-from harness import AXE, check_sizes
 from tables import play_until
 from test_play_bot import ACTIONABLE, engine_session, open_table
 

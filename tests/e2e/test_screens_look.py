@@ -5,9 +5,8 @@ settings pass axe (light and dark, desktop and phone) and the statistics table i
 """
 
 import pytest
-from harness import wait_ready
+from harness import AXE, violations, wait_ready
 from tables import load, saves
-from harness import AXE, violations
 
 from web.profile.model import Profile
 from web.profile.records import record_game

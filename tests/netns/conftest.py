@@ -9,9 +9,7 @@ iptables are missing (scripts/setup --netns installs them).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,23 +19,17 @@ from .cell import open_world
 from .report import markdown
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-import build_dist  # noqa: E402
 FIGURES = ROOT / "test-artifacts" / "netns-paths.json"
 
 
 @pytest.fixture(scope="session")
-def world(tmp_path_factory):
+def world(tmp_path_factory, site_root):
     reason = rig.refused()
     if reason:
         pytest.skip(reason)
     logs = tmp_path_factory.mktemp("netns")
-    root = ROOT
-    if os.environ.get("CRIBBAGE_E2E_SITE", "dist") == "dist":    # as tests/e2e/conftest.py's site
-        root = tmp_path_factory.mktemp("netns-site") / "dist"
-        build_dist.build(root, snapshots=False)
     try:
-        with open_world(logs, root) as made:
+        with open_world(logs, site_root) as made:
             yield made
     finally:
         shutil.copytree(logs, ROOT / "test-artifacts" / "netns-logs", dirs_exist_ok=True)
