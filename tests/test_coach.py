@@ -16,7 +16,7 @@ from game.actions import Action
 from game.bots import crib_data, make_bot
 from game.bots.common import PAIR_INDEX
 from game.cards import DECK, Card, parse_cards
-from game.coach import (review_discard, review_game, review_hand, review_play, think_values,
+from game.coach import (SeatWalker, review_discard, review_game, review_hand, review_play, think_values,
                         walk)
 from game.coach.discards import rank_discards
 from game.coach.plays import MIN_LOST
@@ -269,3 +269,57 @@ def test_what_a_play_gave_away_near_the_end_of_the_game(values, played, lost, de
     from game.coach.plays import PlayReview
     review = PlayReview(Card.parse(played), 10, values)
     assert (review.lost, review.decisive) == (lost, decisive)
+
+
+def views_of_game(players: int, seed: int, seat: int, level: str = "easy"):
+    """A bot game as a guest at ``seat`` gets it: its view after every move, with the events."""
+    state = start = new_game(Config(players=players, target=61), seed=seed)
+    bots = [make_bot(level, s + 1) for s in range(players)]
+    fed = [(view(state, seat), ())]
+    while state.phase != "over":
+        mover = next(s for s in range(players) if view(state, s).legal)
+        state, events = apply(state, bots[mover].choose(view(state, mover)))
+        fed.append((view(state, seat), tuple(events)))
+    return start, state, fed
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_guest_fed_only_its_views_finds_the_same_hands_as_the_whole_game(players):
+    for seat in range(players):
+        start, state, fed = views_of_game(players, seed=20 + players, seat=seat)
+        walker = SeatWalker(seat)
+        for seen, events in fed:
+            walker.see(seen, events)
+        hands = walk(start, state.actions, seat)
+        assert walker.hands == hands and walker.over
+        assert sum(len(hand.plays) for hand in hands) > 0
+
+
+def test_a_guest_starts_a_new_walk_when_the_host_starts_a_rematch():
+    walker = SeatWalker(1)
+    for seed in (3, 4):
+        start, state, fed = views_of_game(2, seed=seed, seat=1)
+        for seen, events in fed:
+            walker.see(seen, events)
+        assert walker.hands == walk(start, state.actions, 1)
+
+
+@settings(max_examples=25)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 10_000), st.data())
+def test_a_guest_that_missed_views_finds_less_but_never_anything_wrong(players, seed, data):
+    """A guest's page closed for a while: the hands and plays it did see are right, the
+    decisions made meanwhile are missing, never misplaced."""
+    start, state, fed = views_of_game(players, seed=seed, seat=0)
+    kept = data.draw(st.lists(st.booleans(), min_size=len(fed), max_size=len(fed)))
+    walker = SeatWalker(0)
+    for (seen, events), keep in zip(fed, kept):
+        if keep:
+            walker.see(seen, events)
+    truth = {hand.key: hand for hand in walk(start, state.actions, 0)}
+    for hand in walker.hands:
+        true = truth[hand.key]
+        assert hand.discard_view == true.discard_view
+        assert hand.discard in (None, true.discard)
+        assert all(play in true.plays for play in hand.plays)
+        for field in ("starter", "hand_shown", "crib_shown"):
+            assert getattr(hand, field) in (None, getattr(true, field))

@@ -261,17 +261,17 @@ def test_a_late_share_at_the_start_is_replaced_after_the_wait():
 ])
 def test_malformed_shares_are_refused_with_a_reason(fields, reason):
     with pytest.raises(ProtocolError) as refused:
-        parse(json.dumps({"v": 3, "type": "fair_contribute", **fields}), "guest")
+        parse(json.dumps({"v": 4, "type": "fair_contribute", **fields}), "guest")
     assert reason in str(refused.value)
 
 
 @pytest.mark.parametrize("text, reason", [
-    ('{"v": 3, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
-    ('{"v": 3, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '"], '
+    ('{"v": 4, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
+    ('{"v": 4, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '"], '
      '"sources": ["host"]}', "every seat"),
-    ('{"v": 3, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '", "' + "ab" * 32
+    ('{"v": 4, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '", "' + "ab" * 32
      + '"], "sources": ["host", "me"]}', "every seat"),
-    ('{"v": 3, "type": "fair_reveal", "game": 0, "hand": 0, "secret": 5}', "hex"),
+    ('{"v": 4, "type": "fair_reveal", "game": 0, "hand": 0, "secret": 5}', "hex"),
 ])
 def test_malformed_host_fair_messages_are_refused_with_a_reason(text, reason):
     with pytest.raises(ProtocolError) as refused:
@@ -288,7 +288,7 @@ def test_shares_that_are_not_awaited_change_nothing():
     for text in [protocol.fair_contribute(0, 0, "cd" * 32),     # the round is fixed already
                  protocol.fair_contribute(5, 1, "cd" * 32),     # another game
                  protocol.fair_contribute(0, 9, "cd" * 32),     # no such round
-                 '{"v": 3, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
+                 '{"v": 4, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
         wire.table.receive("conn-1", text)
         assert fair.rounds == before
     assert "not awaited" in wire.table.drops[-2] and "hex" in wire.table.drops[-1]
@@ -398,9 +398,9 @@ def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_check
     wire.pump()
     gus = wire.guests["conn-1"]
     before = (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox))
-    for text in ['{"v": 3, "type": "fair_reveal", "game": 0, "hand": 0, "secret": "' + "AB" * 32 + '"}',
-                 '{"v": 3, "type": "fair_commit", "game": 0, "hand": 5}',
-                 '{"v": 3, "type": "fair_deal", "game": 0, "hand": 1, "contributions": [], "sources": []}']:
+    for text in ['{"v": 4, "type": "fair_reveal", "game": 0, "hand": 0, "secret": "' + "AB" * 32 + '"}',
+                 '{"v": 4, "type": "fair_commit", "game": 0, "hand": 5}',
+                 '{"v": 4, "type": "fair_deal", "game": 0, "hand": 1, "contributions": [], "sources": []}']:
         gus.receive(text)
         assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before
     assert "hex" in gus.drops[-3] and "exactly" in gus.drops[-2] and "every seat" in gus.drops[-1]

@@ -527,6 +527,7 @@ def test_a_host_on_another_version_is_heard_on_the_verified_channel_only():
     """Issue 11 (2): the version verdict comes over the host's own channel, as a reject the
     guest cannot parse with its own version; nothing else turns a guest away."""
     guest = GuestController("room-0123456789", name="Gus")
-    newer = protocol.reject("version").replace('"v":3', '"v":3')
+    newer = protocol.reject("version").replace(f'"v":{protocol.VERSION}', f'"v":{protocol.VERSION + 1}')
+    assert newer != protocol.reject("version")
     guest.receive(newer)
     assert guest.screen == "rejected" and "another version" in guest.rejected

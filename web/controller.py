@@ -24,6 +24,7 @@ from game.events import Event
 from game.view import View
 
 from .coach.follow import TableCoach
+from .coach.seat import CoachedSeat
 from .profile.model import DEFAULT_PREFS
 from .profile.model import clean_prefs as profile_prefs
 from .session import Session, clean_name
@@ -114,7 +115,7 @@ def show_total(event, names) -> str:
     return f"{whose} {event.breakdown.total}"
 
 
-class Controller:
+class Controller(CoachedSeat):
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
     def __init__(self, seed_source, prefs: dict | None = None):
@@ -166,26 +167,14 @@ class Controller:
 
     # -- the coach --
 
-    def coach_on(self) -> bool:
-        """Reviews after each hand: a setting, for games against the bots (friends tables: no)."""
-        return bool(self.prefs.get("coach")) and not getattr(self, "multiplayer", False) \
-            and self.session is not None
+    def coach_follow(self) -> bool:
+        if self.session is None:
+            return False
+        self.coach.sync(self.session.state)
+        return True
 
     def hints_allowed(self) -> bool:
         return self.session is not None and not getattr(self, "multiplayer", False)
-
-    def coach_waiting(self) -> bool:
-        """Whether a play of this hand still waits for its review (the page searches it in
-        slices when no bot is moving)."""
-        if not self.coach_on() or self.screen != "table":
-            return False
-        self.coach.sync(self.session.state)
-        return self.coach.pending() is not None
-
-    def coach_thinking(self):
-        """Review the next pending play, as a generator that yields while it searches."""
-        if self.coach_waiting():
-            yield from self.coach.thinking()
 
     def current_hint(self):
         """The hint asked for, if its decision is still the one on the table."""
@@ -193,28 +182,6 @@ class Controller:
                 self.hint.state_id == self.session.state.state_id:
             return self.hint
         return None
-
-    def hand_review(self):
-        """The latest shown hand's review and the plays still to review, or None."""
-        if not self.coach_on():
-            return None
-        self.coach.sync(self.session.state)
-        return self.coach.last_shown()
-
-    def finished_review(self):
-        """The finished game's whole review, for its record: the plays not reviewed yet are
-        reviewed now (at most the last hand's few). None when the coach is off."""
-        if not self.coach_on():
-            return None
-        while self.coach_waiting():
-            run(self.coach.thinking())
-        return self.coach.game_review()[0]
-
-    def game_review(self):
-        if not self.coach_on():
-            return None
-        self.coach.sync(self.session.state)
-        return self.coach.game_review()
 
     # -- input --
 

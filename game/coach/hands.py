@@ -22,7 +22,7 @@ so they cannot reveal a hidden card: the views are the engine's own boundary (`g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from ..actions import Action
@@ -30,7 +30,7 @@ from ..cards import Card
 from ..engine import apply
 from ..view import View, view
 from .discards import DiscardReview, review_discard
-from .plays import PlayReview, has_choice, review_play
+from .plays import PlayReview, has_choice, review_play, think_play
 
 
 @dataclass
@@ -75,7 +75,15 @@ class Walker:
         if start.phase == "discard":
             self.hands.append(HandSeen(seat, view(start, seat)))
 
-    def advance(self, actions) -> list[HandSeen]:
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def advance(self, actions, hand_seeds=()) -> list[HandSeen]:
+        """Replay the actions not seen yet. ``hand_seeds``: the game's hand seeds so far (a fair
+        table learns each just before its deal: `game.engine.with_hand_seed`)."""
+        if len(hand_seeds) > len(self.state.hand_seeds):
+            self.state = replace(self.state, hand_seeds=tuple(hand_seeds))
         for action in list(actions)[self.done:]:
             self._step(Action.parse(action) if isinstance(action, str) else action)
             self.done += 1
@@ -100,6 +108,82 @@ class Walker:
                 hands[-1].crib_shown = event.breakdown.total
             elif event.kind == "deal" and self.state.phase == "discard":
                 hands.append(HandSeen(seat, view(self.state, seat)))
+
+
+class SeatWalker:
+    """`Walker` for a seat that never holds the game's state: a guest at a friends table, fed
+    only the views and public events the host sends it (``see(view, events)``, in order). Fed
+    every view, it finds the same hands as `walk` (a test checks it); a view it missed (the
+    page was closed meanwhile) only leaves out the decisions made then.
+
+    >>> from game.engine import Config, new_game, apply
+    >>> from game.bots import make_bot
+    >>> state = start = new_game(Config(target=61), seed=4)
+    >>> guest, bots = SeatWalker(seat=1), [make_bot("easy", 1), make_bot("easy", 2)]
+    >>> guest.see(view(state, 1), ())
+    >>> while state.phase != "over":
+    ...     seat = next(s for s in (0, 1) if view(state, s).legal)
+    ...     state, events = apply(state, bots[seat].choose(view(state, seat)))
+    ...     guest.see(view(state, 1), events)
+    >>> guest.hands == walk(start, state.actions, seat=1), guest.over
+    (True, True)
+    """
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.hands: list[HandSeen] = []
+        self.last: View | None = None        # the latest view seen
+        self.deciding: View | None = None    # our turn to play with a choice, not played yet
+        self.over = False
+        self.games = 1                       # games walked: a rematch starts a new walk
+
+    def restart(self) -> None:
+        self.hands, self.last, self.deciding, self.over = [], None, None, False
+        self.games += 1
+
+    def see(self, seen: View, events) -> None:
+        """Take the next view and the events that led to it."""
+        last = self.last
+        if last is not None and (seen.game_no, seen.hand_no, seen.state_id) < \
+                (last.game_no, last.hand_no, last.state_id):
+            self.restart()                  # a new game at the same table
+            last = None
+        # The events lead from the last view to this one: they belong to the last view's hand,
+        # up to a deal. After a gap (views missed) they are not the whole story: unused.
+        follows = last is not None and seen.state_id == last.state_id + 1
+        hand = self.hands[-1] if follows and self.hands and \
+            self.hands[-1].key == (last.game_no, last.hand_no) else None
+        for event in events:
+            if hand is None:
+                break
+            if event.kind == "play" and event.seat == self.seat and self.deciding is not None:
+                hand.plays.append((self.deciding, Action.play(self.seat, event.cards[0])))
+                self.deciding = None
+            elif event.kind == "starter":
+                hand.starter = event.cards[0]
+            elif event.kind == "show" and event.seat == self.seat:
+                hand.hand_shown = event.breakdown.total
+            elif event.kind == "crib":
+                hand.crib_shown = event.breakdown.total
+            elif event.kind == "deal":
+                hand = None
+        self._take(seen)
+
+    def _take(self, seen: View) -> None:
+        self.last, self.over, self.deciding = seen, seen.phase == "over", None
+        key = (seen.game_no, seen.hand_no)
+        if seen.phase == "discard" and seen.legal and not seen.has_discarded[self.seat] and \
+                (not self.hands or self.hands[-1].key != key):
+            self.hands.append(HandSeen(self.seat, seen))
+        hand = self.hands[-1] if self.hands and self.hands[-1].key == key else None
+        if hand is None:
+            return
+        if hand.discard is None and seen.discarded:
+            hand.discard = Action.discard(self.seat, seen.discarded)
+        if seen.starter is not None:
+            hand.starter = seen.starter
+        if seen.turn == self.seat and has_choice(seen):
+            self.deciding = seen
 
 
 @dataclass(frozen=True)
@@ -163,3 +247,17 @@ def review_game(hands, pegging: bool = True, known=None) -> GameReview:
     """The review of every hand in ``hands`` (from `walk`) that got as far as a discard."""
     return GameReview(tuple(review_hand(hand, number, pegging, known)
                             for number, hand in enumerate(hands, start=1) if hand.discard))
+
+
+def think_hand(hand: HandSeen, number: int = 1):
+    """`review_hand` (with its pegging) as a generator that yields between searched samples, so
+    a page can review a game in slices (an imported record's, `web.profile.records`)."""
+    discard = None
+    if hand.discard is not None:
+        discard = review_discard(hand.discard_view, hand.discard, hand.starter,
+                                 hand.hand_shown, hand.crib_shown)
+        yield None
+    plays = []
+    for seen, action in hand.plays:
+        plays.append((yield from think_play(seen, action)))
+    return HandReview(number, discard, tuple(plays))

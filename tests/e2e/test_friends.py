@@ -20,7 +20,10 @@ from harness import check_sizes, screenshot, wait_ready, with_query
 from playwright.sync_api import Page, expect
 
 import serve
+from game.coach import review_game, walk
+from game.engine import new_game
 from web.friends.host import HostTable
+from web.profile.records import coach_figures
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,6 +122,9 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     expect(guest.get_by_test_id("await-start")).to_be_visible()
     chat(guest, "hi <i>Hana</i>")
     expect(host.get_by_test_id("chat-lines")).to_contain_text("hi <i>Hana</i>")
+    expect(guest.get_by_test_id("table-coach")).to_contain_text("coach off")
+    host.get_by_test_id("table-coach-on").click()        # off unless the host allows it
+    expect(guest.get_by_test_id("table-coach")).to_contain_text("allows the coach")
     screenshot(host, "friends-lobby")
     host.set_viewport_size({"width": 1280, "height": 800})
     host.get_by_test_id("start-table").click()
@@ -145,6 +151,19 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     records = json.loads(stored)["records"]
     assert [(r["mode"], r["seat"]) for r in records] == [("friends", 1)]
     assert records[0]["actions"] == [str(a) for a in session.state.actions]
+    # The host allowed the coach: each one's review comes from their own seat's views only, and
+    # its discard figures are exactly those of the engine's walk of the whole game for that seat.
+    # (The pegging's search is seeded alike, but the two interpreters may order a set's cards
+    # differently, so only its presence is checked.)
+    expect(guest.get_by_test_id("coach-summary")).to_be_visible()
+    expect(guest.get_by_test_id("coach-review").locator(".coach-table tbody tr")).to_have_count(15)
+    start = new_game(session.state.config, session.state.seed, hand_seeds=session.state.hand_seeds)
+    host_records = json.loads(host.evaluate("localStorage.getItem('cribbage.profile.v2')"))["records"]
+    for seat, record in ((1, records[0]), (0, host_records[0])):
+        expected = coach_figures(review_game(walk(start, session.state.actions, seat), pegging=False))
+        assert [discard for discard, _ in record["coach"]] == [discard for discard, _ in expected]
+    screenshot(guest, "friends-guest-coach")
+    guest.set_viewport_size({"width": 1280, "height": 800})
     host.get_by_test_id("new-game").click()                  # rematch: the same two, a new deal
     expect(guest.get_by_test_id("score-0")).to_have_text("0", timeout=10_000)
     expect(guest.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)

@@ -2,8 +2,10 @@
 game's summary. Pure Python over `game.coach`; the HTML is `web.coach.view`'s.
 
 `TableCoach` follows one seat's game with a `game.coach.Walker` (each action replayed once
-more, keeping only that seat's views), remembers the play reviews it has searched, and says
-which are still to do, so the page can search them in slices while the bots think.
+more, keeping only that seat's views), or at a friends table's guest, which has no state, with
+a `game.coach.SeatWalker` fed the views the host sends. It remembers the play reviews it has
+searched, and says which are still to do, so the page can search them in slices while the
+bots (or the other players) think.
 
 >>> from web.session import Session
 >>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
@@ -18,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.bots.levels import run
-from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, Walker,
-                        has_choice, review_discard, think_play, think_values)
+from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
+                        Walker, has_choice, review_discard, think_play, think_values)
 from game.engine import new_game
 
 
@@ -40,8 +42,8 @@ class TableCoach:
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.walker: Walker | None = None
-        self.game = None                       # (seed, config): which game the walker follows
+        self.walker: Walker | SeatWalker | None = None
+        self.game = None                       # which game the walker follows
         self.known: dict[int, PlayReview] = {}  # view state id -> its play's review
         self.discards: dict[int, DiscardReview] = {}
 
@@ -50,10 +52,18 @@ class TableCoach:
     def sync(self, state) -> list[HandSeen]:
         """Catch up with ``state`` (a session's state); a new game starts a new walk."""
         game = (state.seed, state.config, state.stacked)
-        if self.walker is None or game != self.game or self.walker.done > len(state.actions):
+        if not isinstance(self.walker, Walker) or game != self.game or self.walker.done > len(state.actions):
             self.walker = Walker(new_game(state.config, state.seed, state.stacked, hand_seeds=state.hand_seeds), self.seat)
             self.game, self.known, self.discards = game, {}, {}
-        return self.walker.advance(state.actions)
+        return self.walker.advance(state.actions, state.hand_seeds)
+
+    def see(self, view, events) -> None:
+        """A guest's way to follow: the next view from the host and the events before it."""
+        if not isinstance(self.walker, SeatWalker) or self.walker.seat != view.seat:
+            self.walker, self.seat = SeatWalker(view.seat), view.seat
+        self.walker.see(view, events)
+        if self.game != self.walker.games:       # a rematch: state ids start again
+            self.game, self.known, self.discards = self.walker.games, {}, {}
 
     @property
     def hands(self) -> list[HandSeen]:
@@ -124,4 +134,4 @@ class TableCoach:
         return GameReview(tuple(reviews)), missing
 
     def _over(self) -> bool:
-        return self.walker is not None and self.walker.state.phase == "over"
+        return self.walker is not None and self.walker.over

@@ -9,11 +9,11 @@ It never decides anything about the game: a move becomes an ``action`` message i
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":3,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
+['{"v":4,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
-(['{"v":3,"type":"chat","text":"hi","n":1}'], 1)
+(['{"v":4,"type":"chat","text":"hi","n":1}'], 1)
 >>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
 0
 """
@@ -21,6 +21,7 @@ It never decides anything about the game: a move becomes an ``action`` message i
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from game.actions import Action
 from game.cards import Card
@@ -34,14 +35,16 @@ from . import protocol
 from .delivery import Outgoing
 from .fair_guest import ALARM, FairWatch
 from .protocol import ProtocolError, parse
+from ..coach.follow import TableCoach
+from ..coach.seat import CoachedSeat
 from ..controller import clean_prefs, key_command, toggle_selection
-from ..profile.records import make_record
+from ..profile.records import coach_figures, make_record
 from ..session import clean_name
 
 CHAT_SHOWN = 200
 
 
-class GuestController:
+class GuestController(CoachedSeat):
     """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
 
     multiplayer = True
@@ -80,6 +83,7 @@ class GuestController:
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
         self.was_seated = False           # the host has welcomed this token (here or before a reload)
         self.fair = FairWatch(room)       # the fair deal: this guest's shares, checks and verdicts
+        self.coach = TableCoach(0)        # reviews from this seat's views (if the host allows it)
 
     # -- what render reads --
 
@@ -119,6 +123,14 @@ class GuestController:
 
     def is_over(self) -> bool:
         return self.current is not None and self.current.phase == "over"
+
+    # -- the coach: fed the views as they come (_on_view); it never sees another seat's cards --
+
+    def coach_allowed(self) -> bool:
+        return bool(self.table and self.table.get("coach"))
+
+    def coach_follow(self) -> bool:
+        return self.current is not None
 
     def take_outbox(self) -> list[str]:
         out, self.outbox = self.outbox, []
@@ -190,6 +202,7 @@ class GuestController:
             return
         self.current = view
         self.fair.saw(view, events)
+        self.coach.see(view, events)
         names = self.names()
         if message["log"] is not None:
             self.log_lines = list(message["log"])
@@ -234,7 +247,8 @@ class GuestController:
             self.drops.append("a game record of another game")
             return
         if self.finished is None or self.finished.id != record.id:
-            self.finished = record
+            review = self.finished_review()
+            self.finished = record if review is None else replace(record, coach=coach_figures(review))
             for alarm in (record.fair or {}).get("alarms", []):   # what only the whole record shows
                 if alarm not in self.fair.alarms:
                     self.fair.alarms.append(alarm)
@@ -348,6 +362,9 @@ class GuestController:
         meaning = key_command(key, view, self.selected, bool(self.show), self.prefs["sort"])
         if meaning:
             getattr(self, "_do_" + meaning[0].replace("-", "_"))(meaning[1])
+
+    def _do_hint(self, _=None) -> None:
+        raise ParseError("hints are for games against the bots")
 
     def _do_continue(self, _=None) -> None:
         self.show = ()

@@ -83,6 +83,7 @@ class HostTable(FairRounds):
         self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
         self.games = 0                   # games begun at this table, numbering the fair deal's rounds
         self.starting = False            # start or rematch asked: waiting for the first hand's round
+        self.coach = False               # the host lets each player's coach review their hands
 
     # -- reading --
 
@@ -269,6 +270,17 @@ class HostTable(FairRounds):
             raise ParseError(f"bot levels are {', '.join(BOT_LEVELS)}")
         self.send_table()
 
+    def set_coach(self, allowed: bool) -> None:
+        """Lobby: whether each player may see the coach's review of their own hands after each
+        show (their own cards only: `web.coach.follow`). Off unless the host allows it."""
+        if self.started:
+            raise IllegalActionError("the coach is set in the lobby, before the game")
+        if allowed != self.coach:
+            self.coach = allowed
+            self.system("The coach is on: each player may review their own discards and pegging "
+                        "after each hand." if allowed else "The coach is off at this table.")
+            self.send_table()
+
     def start(self) -> None:
         """Ask the guests for their share of the first shuffle; the game begins when all have
         sent it, or after `web.friends.fair_host.WAIT` seconds (see `tick`)."""
@@ -378,7 +390,7 @@ class HostTable(FairRounds):
 
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
-                              [self.seat_json(seat) for seat in range(self.players)])
+                              [self.seat_json(seat) for seat in range(self.players)], self.coach)
 
     def send_table(self) -> None:
         self.broadcast(self.table_message())
@@ -400,6 +412,7 @@ class HostTable(FairRounds):
         return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
                            "seats": [asdict(s) for s in self.seats], "chat": self.chat,
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
+                           "coach": self.coach,
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -419,6 +432,7 @@ class HostTable(FairRounds):
                 raise ParseError("the saved table's seats are damaged")
             table.seats = seats
             table.chat = [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:]
+            table.coach = data.get("coach", False) is True     # tables saved before it: off
             if data["session"] is not None:
                 table.session = Session.from_json(data["session"])
             fair = data.get("fair")

@@ -70,6 +70,12 @@ class HostController(Controller):
         super()._take(events, starter)
         self.table.changed(events, starter)
 
+    def coach_allowed(self) -> bool:
+        return self.table.coach
+
+    def _do_table_coach(self, arg) -> None:
+        self.table.set_coach(arg == "on")
+
     def _do_seat(self, arg) -> None:
         seat, _, level = str(arg).partition(":")
         self.table.set_seat(int(seat), None if level == "open" else level)

@@ -154,10 +154,34 @@ def render_lobby(ctl) -> str:
   {link_status(ctl)}
   {seat_list(ctl, False)}
   {partners}
+  {coach_setting(ctl)}
   {start}{error}
 </section>
 {chat_panel(ctl, presence=False)}
 </div>"""
+
+
+def coach_setting(ctl) -> str:
+    """Whether the coach may review each player's hands at this table: the host's choice (off
+    unless allowed), which the guests read."""
+    if getattr(ctl, "hosting", False):
+        allowed = ctl.table.coach
+        buttons = "".join(
+            f'<button type="button" class="mini{" on" if allowed == on else ""}" data-action="table-coach" '
+            f'data-arg="{"on" if on else "off"}" data-testid="table-coach-{"on" if on else "off"}" '
+            f'aria-pressed="{str(allowed == on).lower()}">{label}</button>'
+            for on, label in ((True, "Allowed"), (False, "Off")))
+        return (f'<div class="table-coach" data-testid="table-coach" role="group" aria-labelledby="coach-label">'
+                f'<span id="coach-label" class="label">Coach after each hand</span>'
+                f'<span class="controls">{buttons}</span>'
+                f'<p class="hint">When allowed, each player sees a review of their own discards and pegging '
+                f'after each show. Nobody sees anyone else\'s cards.</p></div>')
+    if ctl.table.get("coach"):
+        words = ("The host allows the coach: after each hand you see a review of your own discards "
+                 "and pegging (turn it off in your settings).")
+    else:
+        words = "The host has the coach off at this table."
+    return f'<p class="hint table-coach" data-testid="table-coach">{words}</p>'
 
 
 def code_invite_panel(ctl, expand: bool | None = None) -> str:

@@ -9,7 +9,7 @@ person can read; the caller drops the message and logs the reason. Pure Python.
     guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
                     fair_contribute {game, hand, value}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
-                    table {players, target, started, seats}                 chat {lines}
+                    table {players, target, started, seats, coach}          chat {lines}
                     view {view, events, log}   (log: the whole history on a full sync, else null)
                     record {config, seed, hand_seeds, actions, names}   (only once the game is over)
                     ack {n}
@@ -30,7 +30,7 @@ connection drops: `web.friends.delivery`.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 3, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 4, not 2: reload the page
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from game.codec import config_from_json, config_to_json, event_from_json, event_
 from game.errors import ParseError
 from game.fair import HEX, SOURCES
 
-# 3: the fair deal's messages, and records with hand seeds
-VERSION = 3
+# 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on
+VERSION = 4
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
@@ -74,7 +74,7 @@ FIELDS = {
         "ack": {"n"},
         "reject": {"reason", "text"},
         "error": {"text"},
-        "table": {"players", "target", "started", "seats"},
+        "table": {"players", "target", "started", "seats", "coach"},
         "view": {"view", "events", "log"},
         "chat": {"lines"},
         "record": {"config", "seed", "hand_seeds", "actions", "names"},
@@ -227,7 +227,10 @@ def _table(data) -> dict:
     seats = [_seat(seat) for seat in _list(data["seats"], 4, "seats")]
     if len(seats) != players:
         raise ProtocolError("a table lists every seat")
-    return {"players": players, "target": data["target"], "started": bool(data["started"]), "seats": seats}
+    if not isinstance(data["coach"], bool):
+        raise ProtocolError("a table's coach setting is true or false")
+    return {"players": players, "target": data["target"], "started": bool(data["started"]), "seats": seats,
+            "coach": data["coach"]}
 
 
 def _view(data) -> dict:
@@ -338,8 +341,8 @@ def error(text: str) -> str:
     return _dump("error", text=text[:300])
 
 
-def table(players: int, target: int, started: bool, seats: list[dict]) -> str:
-    return _dump("table", players=players, target=target, started=started, seats=seats)
+def table(players: int, target: int, started: bool, seats: list[dict], coach: bool = False) -> str:
+    return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach)
 
 
 def view(seat_view, events, log=None) -> str:
