@@ -16,6 +16,7 @@ from web.coach.follow import TableCoach
 from web.coach.view import hint_html
 from web.controller import Controller
 from web.profile.model import Profile
+from web.profile.screens import ProfileScreens
 from web.profile.view import render_replay, render_stats
 from web.profile.records import GameRecord, clean_coach, record_game
 from web.render import render
@@ -131,16 +132,35 @@ def finished_record(seed=3, coach=True) -> GameRecord:
     return record_game(ctl.session, 0, f"2026-12-0{seed}T10:00:00Z", coach=ctl.finished_review())
 
 
-def test_records_keep_hints_and_figures_locally_and_drop_the_figures_from_elsewhere():
+def test_records_keep_hints_and_figures_locally_and_work_out_again_the_figures_from_elsewhere():
     record = finished_record()
-    assert record.hints and record.coach
+    assert record.hints and record.coach and not record.coach_due
     local = Profile.from_json(Profile.new("Ann").add_record(record).to_json())
     assert local.records[0] == record
-    imported = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
-    assert imported.hints == record.hints and imported.coach == ()
+    forged = dict(record.to_json(), coach=[[0, 0]] * len(record.coach))   # a flawless game, on paper
+    imported = GameRecord.from_json(json.loads(json.dumps(forged)))
+    assert imported.hints == record.hints and imported.coach == () and imported.coach_due
     old = record.to_json()
     del old["hints"], old["coach"]
-    assert GameRecord.from_json(old).coach == ()          # a record from before the coach
+    assert GameRecord.from_json(old).coach == () and not GameRecord.from_json(old).coach_due
+
+
+def test_an_imported_profile_gets_its_coach_figures_worked_out_here_a_hand_at_a_time():
+    record = finished_record()
+    exported = Profile.new("Ann").add_record(record).to_json()
+    screens = ProfileScreens(Profile.new("Ann", profile_id="other"), clock=lambda: "2026-12-02T00:00:00Z")
+    screens.command("import-profile", exported)
+    assert screens.profile.records[0].coach == () and screens.review_due()
+    assert "going over 1 game" in render_stats(screens.profile)
+    saved = Profile.from_json(screens.profile.to_json())           # a reload meanwhile keeps the debt
+    assert saved.records[0].coach_due
+    steps = 0
+    while screens.review_due():
+        run(screens.reviewing())
+        steps += 1
+    assert steps == len(record.coach) > 1                          # one hand per call
+    assert screens.profile.records[0].coach == record.coach and not screens.profile.records[0].coach_due
+    assert "going over" not in render_stats(screens.profile)
 
 
 @pytest.mark.parametrize("figures", [[[1]], [[1, -2]], [["1", 2]], "x", [[1, 2.5]]])

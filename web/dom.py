@@ -416,6 +416,8 @@ class App(FriendsGlue):
                     if self.ctl.show is not shown:
                         continue
                     self.ctl.command("continue")
+                elif self.profile.review_due():     # an imported game's figures, a hand at a time
+                    await self._think(self.profile.reviewing())
                 else:
                     return
                 self.flush()

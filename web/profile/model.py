@@ -93,6 +93,10 @@ class Profile:
         records = sorted(self.records + (record,), key=lambda r: r.finished)
         return replace(self, records=tuple(records[-MAX_RECORDS:]))
 
+    def update_record(self, record: GameRecord) -> Profile:
+        """The profile with its record of the same game replaced by ``record`` (if still kept)."""
+        return replace(self, records=tuple(record if known.id == record.id else known for known in self.records))
+
     def merge(self, other: Profile) -> Profile:
         """Both profiles' games (by id, so nothing twice); the newer nickname and preferences."""
         merged = self
@@ -180,6 +184,6 @@ def _trusted_record(data) -> GameRecord:
                           tuple(data["actions"]), summary, tuple(data.get("hand_seeds", ())),
                           data.get("fair"),
                           clean_hints(data.get("hints", []), len(data["actions"])),
-                          clean_coach(data.get("coach", [])))
+                          clean_coach(data.get("coach", [])), data.get("coach_due") is True)
     except (KeyError, TypeError, AttributeError):
         raise ParseError("a saved game record is damaged") from None

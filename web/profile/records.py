@@ -35,6 +35,7 @@ from game.actions import Action
 from game.codec import config_from_json, config_to_json
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
+from game.coach import walk
 from game.fair import Round, audit
 
 from ..session import Session, clean_name
@@ -75,8 +76,9 @@ class GameRecord:
     fair: dict | None = None          # {table, rounds, alarms}: the fair deal's transcript
     hints: tuple[int, ...] = ()          # the coach was asked before these actions (their index)
     coach: tuple[tuple[int, int], ...] = ()  # per hand: (discard, pegging) points given away, in hundredths
+    coach_due: bool = False          # the coach was on; its figures are still to work out here (an import's)
 
-    OPTIONAL = ("hand_seeds", "fair", "hints", "coach")   # older records lack them
+    OPTIONAL = ("hand_seeds", "fair", "hints", "coach", "coach_due")   # older records lack them
 
     @property
     def fair_verdict(self) -> str | None:
@@ -88,7 +90,7 @@ class GameRecord:
     def to_json(self) -> dict:
         data = asdict(self)
         data["config"] = config_to_json(self.config)
-        for key in ("hand_seeds", "fair"):      # absent from other games: their records stay as they were
+        for key in ("hand_seeds", "fair", "coach_due"):   # absent from other games: their records stay as they were
             if not data[key]:
                 del data[key]
         return json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
@@ -118,9 +120,16 @@ class GameRecord:
                              data["mode"][:20], data["finished"][:40], seeds, data.get("fair"))
         if record.id != data["id"] or asdict(record.summary) != _summary_json(data["summary"]):
             raise ParseError("this game record has been altered: it does not replay to what it says")
-        # The hints are kept (checked for shape); the coach's figures are not: re-checking them
-        # means reviewing every hand again, so a record from elsewhere brings none.
-        return replace(record, hints=clean_hints(data.get("hints", []), len(actions)))
+        # The hints are kept (checked for shape). The coach's figures are not taken on trust: a
+        # record that has them (or still owed them) is reviewed again here, in the background.
+        due = bool(clean_coach(data.get("coach", []))) or data.get("coach_due") is True
+        return replace(record, hints=clean_hints(data.get("hints", []), len(actions)), coach_due=due)
+
+
+def walk_record(record: GameRecord):
+    """The record's game cut into hands as its seat saw them (`game.coach.walk`)."""
+    start = new_game(record.config, record.seed, hand_seeds=record.hand_seeds)
+    return walk(start, record.actions, record.seat)
 
 
 def clean_hints(hints, actions: int) -> tuple[int, ...]:

@@ -15,12 +15,14 @@ False
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from html import escape
 
+from game.coach import GameReview, think_hand
 from game.errors import ParseError
 
 from .model import Profile
-from .records import record_from_link_code, record_game, record_to_link_code
+from .records import coach_figures, record_from_link_code, record_game, record_to_link_code, walk_record
 from ..session import Session
 
 
@@ -41,6 +43,7 @@ class ProfileScreens:
         self.changed = False                # the profile needs saving
         self.clipboard = ""                 # a link for the glue to copy
         self.link = None                    # a device link in progress (web.profile.device_link.LinkState)
+        self.review_job = None              # (record id, hands still to review, reviews done)
 
     def command(self, name: str, arg=None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
@@ -128,6 +131,32 @@ class ProfileScreens:
         the coach's review of it (a `game.coach.GameReview`) when the coach was on, and the
         fair deal's transcript of a table the player hosted."""
         self.keep(record_game(session, seat, self.clock(), coach=coach, fair=fair))
+
+    # -- the coach's figures of games from elsewhere, worked out here in the background --
+
+    def review_due(self) -> bool:
+        """Whether an imported game (the coach was on for it) still owes its figures."""
+        return any(record.coach_due for record in self.profile.records)
+
+    def reviewing(self):
+        """Review one hand of the first game that owes its figures, as a generator that yields
+        while it searches (the page runs it in slices when nothing else waits); the game keeps
+        its figures once its last hand is done."""
+        record = next((r for r in self.profile.records if r.coach_due), None)
+        if record is None:
+            return
+        if self.review_job is None or self.review_job[0] != record.id:
+            hands = [(n, hand) for n, hand in enumerate(walk_record(record), start=1) if hand.discard]
+            self.review_job = (record.id, hands, [])
+        _, todo, done = self.review_job
+        if todo:
+            number, hand = todo[0]
+            done.append((yield from think_hand(hand, number)))
+            todo.pop(0)
+        if not todo:
+            figures = coach_figures(GameReview(tuple(done)))
+            self._change(self.profile.update_record(replace(record, coach=figures, coach_due=False)))
+            self.review_job = None
 
     def keep(self, record) -> None:
         """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""

@@ -33,7 +33,7 @@ LABELS = {
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
-    "coach": ("Coach after each hand (bot games)", {True: "Review my discard and pegging", False: "Off"}),
+    "coach": ("Coach after each hand (bot games, and friends tables whose host allows it)", {True: "Review my discard and pegging", False: "Off"}),
 }
 
 
@@ -128,6 +128,11 @@ def render_stats(profile: Profile) -> str:
     {_accuracy_figure(everything)}
   </div>
   <h3>Recent games</h3><ol class="games">{"".join(_game_row(r) for r in reversed(profile.records[-20:]))}</ol>"""
+    due = sum(record.coach_due for record in profile.records)
+    if due:
+        body = (f'<p class="hint" data-testid="coach-due">The coach is going over {due} game{"s" if due > 1 else ""} '
+                f'from elsewhere: {"their" if due > 1 else "its"} figures join the discard accuracy as it finishes '
+                f'(while this page is open).</p>') + body
     return f"""
 <section class="start stats" data-testid="stats"><h2>Statistics</h2>{body}
   <div class="actions"><button type="button" class="primary" data-action="menu">Back</button></div>
