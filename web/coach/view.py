@@ -102,7 +102,19 @@ def review_html(review, missing: int, open_: bool) -> str:
             f'<summary>{escape(summary)}</summary><div class="coach-body">{"".join(parts)}</div></details>')
 
 
+_drawn: list = [None, ""]   # the discard review drawn last, and its HTML
+
+
 def discard_html(review) -> str:
+    """A discard review's section. Every repaint of the next hand draws the last review again
+    (it stays under the table): the same review object gives the same HTML, drawn once (it was
+    half of a repaint's Python time)."""
+    if _drawn[0] is not review:
+        _drawn[:] = [review, _discard_html(review)]
+    return _drawn[1]
+
+
+def _discard_html(review) -> str:
     rows = "".join(_option_row(review, i, option) for i, option in enumerate(review.options))
     n = len(review.options)
     lost = review.gave_away

@@ -423,7 +423,13 @@ def verdict_panel(ctl: Controller, view) -> str:
             f'{coach}<div class="actions">{buttons}</div></div></section>')
 
 
+_logged: list = [(), ""]   # the lines drawn last, and their items
+
+
 def log_panel(lines) -> str:
-    items = "".join(f"<li>{escape(line)}</li>" for line in reversed(lines[-120:]))  # newest first
+    shown = tuple(lines[-120:])
+    if shown != _logged[0]:   # most repaints add no line: the escaped items are kept
+        _logged[:] = [shown, "".join(f"<li>{escape(line)}</li>" for line in reversed(shown))]  # newest first
+    items = _logged[1]
     return (f'<details class="log" data-testid="log"><summary>Hand history</summary>'
             f'<ol reversed>{items}</ol></details>')
