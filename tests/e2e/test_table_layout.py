@@ -56,6 +56,13 @@ CHECK = """([needed, parts]) => {
     }
     if (label.scrollWidth > label.clientWidth + 1) problems.push(`a label is cut: ${label.textContent}`);
   }
+  // your turn in the play, on every size: the last move and the count on one line of status
+  const top = document.querySelector(".tabletop");
+  const status = document.querySelector(".me .status");
+  if (top && status && top.dataset.phase === "play" && top.dataset.turn === top.dataset.seat) {
+    const lines = status.getBoundingClientRect().height / (1.6 * parseFloat(getComputedStyle(status).fontSize));
+    if (lines > 1.4) problems.push(`the status takes two lines: ${status.textContent}`);
+  }
   const header = document.querySelector("header");
   if (header && header.getBoundingClientRect().height > 56) problems.push(`the header is ${Math.round(header.getBoundingClientRect().height)} px tall`);
   // every card drawn, though a repaint sends a drawing the page already holds as an empty stub

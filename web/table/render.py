@@ -324,7 +324,7 @@ def status_text(ctl: Controller, view) -> str:
             owner = "your partner's"
         return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
     if view.turn == me:
-        return f"Your turn: the count is {view.count}"
+        return f"Your turn (count {view.count})"
     return f"{names[view.turn]} to play"
 
 
