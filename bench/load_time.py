@@ -45,7 +45,9 @@ our modules, the runtime's JavaScript and the page's own files).
 is a web/app.zip with sources; "before" is dist/ as it was before issue 14: the whole
 stdlib, app.zip with sources, the wasm at brotli quality 9), so the variants are compared in
 one run; each is checked against the goals. "git:REF" is dist/ as the repository's commit REF
-built it (its own scripts/build_dist.py, this checkout's vendored runtime): "git:main" against
+built it (its own scripts/vendor.py over a copy of this checkout's web/vendor/, so that what it
+makes of the runtime (the precompiled stdlib, the .br copies) is its own, and its own
+scripts/build_dist.py): "git:main" against
 the default build is the before/after of the work on this branch.
 """
 
@@ -263,13 +265,18 @@ def build(out: Path, spec: str) -> None:
 
 def build_at_commit(ref: str, out: Path) -> dict:
     """dist/ as the repository's commit `ref` built it: that commit's files (git archive), with
-    this checkout's web/vendor/ and node_modules/ (not in git), built by its own build_dist.py."""
+    this checkout's node_modules/ and a copy of its web/vendor/ (not in git) brought up to date
+    by the commit's own vendor.py, built by its own build_dist.py."""
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         shutil.copytree(ROOT / "web" / "vendor", tree / "web" / "vendor")   # build_dist's rglob skips links
         (tree / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+        vendored = subprocess.run([sys.executable, str(tree / "scripts" / "vendor.py")], cwd=tree,
+                                  capture_output=True, text=True)
+        if vendored.returncode:
+            sys.exit(f"load_time: vendoring {ref} failed:\n{vendored.stderr}")
         built = subprocess.run([sys.executable, str(tree / "scripts" / "build_dist.py"), "--out", str(out)],
                                cwd=tree, capture_output=True, text=True)
         if built.returncode:

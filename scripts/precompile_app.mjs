@@ -11,6 +11,9 @@
 // reads them to import); with --sources-only they go in alone (the browser compiles them). A module with a syntax error goes in as source only (with a warning),
 // so the page raises the same SyntaxError as the repository's page rather than run old code. The members are stored, not deflated: the site's precompressed
 // .br/.gz copy of the whole zip is smaller than per-member deflate.
+// Without sources the bytecode has no column positions (PYTHONNODEBUGRANGES; line numbers
+// stay): they serve only the ^^^^ markers a traceback draws under a source line, which a zip
+// without sources cannot show, and are about a quarter of its brotli bytes.
 // Run by scripts/app_bundle.py (scripts/build_dist.py); the page puts the zip on sys.path.
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -24,7 +27,9 @@ if (!root || !target || files.length === 0) {
   console.error("usage: node scripts/precompile_app.mjs ROOT TARGET.zip [--sources] FILE...");
   process.exit(2);
 }
-const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
+const pyodide = await loadPyodide({
+  env: sources ? {} : { PYTHONNODEBUGRANGES: "1" }, stdout: () => {}, stderr: (line) => console.error(line),
+});
 for (const file of files) {
   const path = "/src/" + file;
   pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));

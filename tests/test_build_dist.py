@@ -200,4 +200,38 @@ def test_dist_ships_only_the_listed_stdlib_modules_stored(dist):
     with zipfile.ZipFile(shipped) as zin:
         assert {info.compress_type for info in zin.infolist()} == {zipfile.ZIP_STORED}
         assert all(name.endswith(".pyc") for name in zin.namelist())   # the default: bytecode
-    assert (dist / (build_dist.STDLIB_PATH + ".br")).stat().st_size < 1_300_000
+    assert (dist / (build_dist.STDLIB_PATH + ".br")).stat().st_size < 800_000   # no column tables: 708 KB
+
+
+def precached(dist: Path) -> list[str]:
+    """The files sw.js downloads at install, relative to dist/ ("./" is index.html)."""
+    text = (dist / "sw.js").read_text(encoding="utf-8")
+    files = json.loads(re.search(r"const FILES = (\[.*?\]);", text, re.S)[1])
+    return ["index.html" if url == "./" else url.removeprefix("./") for url in files]
+
+
+def test_the_service_worker_downloads_each_needed_file_once(dist):
+    files = precached(dist)
+    assert len(files) == len(set(files)) and "index.html" in files
+    assert {"web/app.zip", build_dist.STDLIB_PATH, "web/vendor/pyodide/pyodide.asm.wasm", "web/main.py"} <= set(files)
+    assert all((dist / name).is_file() for name in files)
+    assert not set(build_dist.CACHED_ON_USE) & set(files)   # the icons: cached when fetched
+    assert all((dist / name).is_file() for name in build_dist.CACHED_ON_USE)
+    # PyScript's chunks the page never imports are not even in dist/ (a 404 would show in
+    # tests/e2e/test_dist.py, which plays a game on it).
+    chunks = {path.stem.rpartition("-")[0] for path in (dist / "web/vendor/pyscript").glob("*-*.js")}
+    assert chunks == {"core", "error"}
+
+
+def test_a_first_visit_fits_in_four_megabytes(dist):
+    """What a first visit downloads, as the smallest copy a server offers (bench/load_time.py
+    measures it in the browser, with the headers: about 35 KB more)."""
+    def smallest(path: Path) -> int:
+        copies = [path] + [path.with_name(path.name + ext) for ext in (".br", ".gz")]
+        return min(copy.stat().st_size for copy in copies if copy.exists())
+
+    total = sum(smallest(dist / name) for name in precached(dist))
+    assert total < 3_950_000, f"{total / 1e6:.2f} MB"
+    # brotli at its best quality for everything but the largest files
+    app = dist / app_bundle.SITE_PATH
+    assert (dist / (app_bundle.SITE_PATH + ".br")).read_bytes() == brotli.compress(app.read_bytes(), quality=11)

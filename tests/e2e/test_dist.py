@@ -3,9 +3,11 @@ precompiled web/app.zip (no source fetched), then offline from the cache; the me
 that web/snapshot.mjs makes after a first visit, used by the next one, and a damaged one that
 falls back to the normal start."""
 
+import json
 import re
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 from harness import Network, wait_ready
@@ -44,15 +46,21 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     paths = {url.removeprefix(dist_site.rstrip("/")).split("?")[0] for url in watched.urls}
     assert "/web/app.zip" in paths and "/web/vendor/pyodide/pyodide.asm.wasm" in paths
     assert not [path for path in paths if path.endswith(".py") and path != "/web/main.py"], paths
-    # The service worker has cached every file once it is active.
-    cached = page.evaluate("""async () => {
-        const registration = await navigator.serviceWorker.ready;
-        const names = await caches.keys();
-        const cache = await caches.open(names.find((n) => n.startsWith("cribbage-")));
-        return (await cache.keys()).map((request) => new URL(request.url).pathname);
-    }""")
-    assert {"/web/app.zip", "/web/main.py", "/web/vendor/pyodide/pyodide.asm.wasm"} <= set(cached)
-    assert len(cached) > 20
+    # The service worker has cached every file of its list once it is active; an icon, when
+    # first fetched (installing the game asks for it).
+    page.evaluate("navigator.serviceWorker.ready")
+    assert sorted(page.evaluate(CACHED)) == sorted("/" + url.removeprefix("./") for url in precached(dist_site))
+    icon = build_dist.CACHED_ON_USE[0]
+    assert page.evaluate(f"fetch('./{icon}').then((response) => response.ok)")
+    page.wait_for_function(f"({CACHED})().then((paths) => paths.includes('/{icon}'))")
+    # Its bytecode has no column positions, but tracebacks still carry line numbers.
+    trace = page.evaluate(PYTHON, "import json, traceback\ntry:\n json.loads('{')\n"
+                          "except ValueError as error:\n result = ''.join(traceback.format_exception(error))")
+    assert re.search(r'json/decoder\.pyc?", line \d+, in raw_decode', trace), trace
+    columns = page.evaluate(PYTHON, "import json.decoder, web.table\nresult = [position[2:] for code in "
+                            "(json.decoder.JSONDecoder.decode.__code__, web.table.__spec__.loader.get_code('web.table'))"
+                            " for position in code.co_positions() if position[0] is not None]")
+    assert columns and all(position == [None, None] for position in columns), columns[:5]
     context.set_offline(True)
     page.goto(dist_site + "?speed=instant")
     wait_ready(page)
@@ -63,6 +71,27 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     context.close()
     assert watched.outside() == []
     assert not watched.errors, watched.errors
+
+
+CACHED = """async () => {
+    const names = await caches.keys();
+    const cache = await caches.open(names.find((n) => n.startsWith("cribbage-")));
+    return (await cache.keys()).map((request) => new URL(request.url).pathname);
+}"""
+# Runs Python code in the page; returns its variable `result`.
+PYTHON = """async (code) => {
+    const { interpreter } = await globalThis[Symbol.for("@pyscript/core")].whenDefined("py");
+    const scope = interpreter.globals.get("dict")();
+    interpreter.runPython(code, { globals: scope });
+    const result = scope.get("result");
+    return result?.toJs ? result.toJs() : result;
+}"""
+
+
+def precached(site: str) -> list[str]:
+    """The files the site's sw.js downloads at install."""
+    text = urllib.request.urlopen(site + "sw.js").read().decode("utf-8")
+    return json.loads(re.search(r"const FILES = (\[.*?\]);", text, re.S)[1])
 
 
 # <html data-snapshot>, set by web/snapshot.mjs: how Python started, and whether a snapshot was saved.
