@@ -34,6 +34,8 @@ from tables import SAVE_KEY, saves  # noqa: E402
 
 import serve  # noqa: E402
 
+ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="select"]:not([disabled]), '
+              '[data-action="play"]:not([disabled])')
 FRAMES = """() => new Promise((done) => {
   const stamps = [];
   const start = performance.now();
@@ -49,6 +51,41 @@ def script_ms(cdp) -> float:
 
 def dropped(stamps) -> int:
     return sum(max(0, round((b - a) / 16.7) - 1) for a, b in zip(stamps, stamps[1:]) if b - a > 25)
+
+
+def percentile(values, share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def plays_in_a_game(page, cdp, count: int) -> list[float]:
+    """Script time of each of the player's next ``count`` plays, the game going on between them
+    (discards, the bots' moves, the shows): a play as it is in the middle of a game, the page's
+    code warmed up by the moves before it. The first play after a page loads also pays for the
+    start's garbage (V8 collects the runtime's start-up objects then): the phase above."""
+    found = []
+    for _ in range(600):
+        if len(found) >= count:
+            break
+        page.wait_for_selector(ACTIONABLE, timeout=60_000)
+        if page.locator('[data-testid="verdict"]').count():
+            break
+        if page.locator('[data-testid="show"]').count():
+            page.get_by_test_id("continue").click()
+            continue
+        selectable = page.locator('[data-action="select"]:not([disabled])')
+        if selectable.count():
+            for index in range(2 if selectable.count() == 6 else 1):
+                selectable.nth(index).click()
+            page.get_by_test_id("confirm-discard").click()
+            continue
+        if page.locator('[data-action="play"]:not([disabled])').count():
+            page.wait_for_timeout(300)            # the last move's motion over
+            before = script_ms(cdp)
+            page.evaluate("document.querySelector('[data-action=play]:not([disabled])').click()")
+            page.wait_for_timeout(300)
+            found.append(script_ms(cdp) - before)
+    return found
 
 
 def markup(players: int) -> None:
@@ -78,6 +115,7 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[2, 4])
     parser.add_argument("--throttle", type=int, nargs="*", default=[1, 4])
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--plays", type=int, default=12, help="plays measured through the game that follows")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for players in args.players:
@@ -119,6 +157,10 @@ def main(argv=None) -> None:
                   f"(median of 8, max {max(times):.1f}); play a card {play:.1f} ms with 600 ms of frames; "
                   f"{len(frames)} frames, {dropped(frames)} dropped (idle table: {len(idle)} frames, "
                   f"{dropped(idle)} dropped); load {os.getloadavg()[0]:.1f}", flush=True)
+            plays = plays_in_a_game(page, cdp, args.plays)
+            print(f"{players} players, CPU x{throttle}: {len(plays)} plays through the game that follows: "
+                  f"median {statistics.median(plays):.1f} ms, p90 {percentile(plays, 0.9):.1f} ms, "
+                  f"max {max(plays):.1f} ms", flush=True)
             page.close()
         browser.close()
 
