@@ -30,12 +30,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from harness import launch, wait_ready  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from tables import SAVE_KEY, saves  # noqa: E402
+from tables import SAVE_KEY, play_until, saves  # noqa: E402
 
 import serve  # noqa: E402
 
-ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="select"]:not([disabled]), '
-              '[data-action="play"]:not([disabled])')
 FRAMES = """() => new Promise((done) => {
   const stamps = [];
   const start = performance.now();
@@ -58,33 +56,29 @@ def percentile(values, share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+CLICK_PLAY = """() => {
+  const card = document.querySelector('[data-action=play]:not([disabled])');
+  if (card) card.click();
+  return Boolean(card);
+}"""
+
+
 def plays_in_a_game(page, cdp, count: int) -> list[float]:
     """Script time of each of the player's next ``count`` plays, the game going on between them
     (discards, the bots' moves, the shows): a play as it is in the middle of a game, the page's
     code warmed up by the moves before it. The first play after a page loads also pays for the
     start's garbage (V8 collects the runtime's start-up objects then): the phase above."""
     found = []
-    for _ in range(600):
-        if len(found) >= count:
-            break
-        page.wait_for_selector(ACTIONABLE, timeout=60_000)
-        if page.locator('[data-testid="verdict"]').count():
-            break
-        if page.locator('[data-testid="show"]').count():
-            page.get_by_test_id("continue").click()
-            continue
-        selectable = page.locator('[data-action="select"]:not([disabled])')
-        if selectable.count():
-            for index in range(2 if selectable.count() == 6 else 1):
-                selectable.nth(index).click()
-            page.get_by_test_id("confirm-discard").click()
-            continue
-        if page.locator('[data-action="play"]:not([disabled])').count():
-            page.wait_for_timeout(300)            # the last move's motion over
-            before = script_ms(cdp)
-            page.evaluate("document.querySelector('[data-action=play]:not([disabled])').click()")
+
+    def timed(page) -> bool:
+        page.wait_for_timeout(300)            # the last move's motion over
+        before = script_ms(cdp)
+        if page.evaluate(CLICK_PLAY):
             page.wait_for_timeout(300)
             found.append(script_ms(cdp) - before)
+        return len(found) >= count
+
+    play_until(page, "verdict", timed)
     return found
 
 

@@ -53,8 +53,9 @@ def load(page, site: str, save: str) -> None:
     page.wait_for_selector('[data-testid="hand"]')
 
 
-def play_until(page, wanted: str) -> None:
-    """Play the first cards in the page until ``wanted`` (a test id) shows."""
+def play_until(page, wanted: str, play=None) -> None:
+    """Play the first cards in the page until ``wanted`` (a test id) shows. ``play(page)``, if
+    given, lays each card instead (and returns True to stop there)."""
     for _ in range(400):
         page.wait_for_selector(ACTIONABLE, timeout=30_000)
         if page.get_by_test_id(wanted).count():
@@ -70,5 +71,8 @@ def play_until(page, wanted: str) -> None:
             continue
         playable = page.locator('[data-action="play"]')
         if playable.count():
-            playable.first.click()
+            if play is None:
+                playable.first.click()
+            elif play(page):
+                return
     raise RuntimeError(f"{wanted} never showed")
