@@ -33,7 +33,7 @@ from game.fair import Round, audit
 
 from . import protocol
 from .delivery import Outgoing
-from .fair_guest import ALARM, FairWatch
+from .fair_guest import FairWatch
 from .protocol import ProtocolError, parse
 from ..coach.follow import TableCoach
 from ..coach.seat import CoachedSeat
