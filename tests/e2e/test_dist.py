@@ -51,7 +51,9 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     page.evaluate("navigator.serviceWorker.ready")
     assert sorted(page.evaluate(CACHED)) == sorted("/" + url.removeprefix("./") for url in precached(dist_site))
     icon = build_dist.CACHED_ON_USE[0]
-    assert page.evaluate(f"fetch('./{icon}').then((response) => response.ok)")
+    # (The body is read: a response left unread stays open, and the offline visit below would
+    # cancel it, a failed request.)
+    assert page.evaluate(f"fetch('./{icon}').then((response) => response.ok && response.blob()).then(Boolean)")
     page.wait_for_function(f"({CACHED})().then((paths) => paths.includes('/{icon}'))")
     # Its bytecode has no column positions, but tracebacks still carry line numbers.
     trace = page.evaluate(PYTHON, "import json, traceback\ntry:\n json.loads('{')\n"
