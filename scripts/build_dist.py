@@ -140,7 +140,7 @@ def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
         if path.suffix == ".webmanifest":   # dist/ has it at its root (build)
             continue
         if path.is_file() and (path.is_relative_to(vendor) or path.suffix in
-                               (".css", ".png", ".svg", ".webmanifest")):
+                               (".css", ".png", ".svg")):
             files.add(path.relative_to(root).as_posix())
     return sorted(files)
 
@@ -262,14 +262,16 @@ self.addEventListener("fetch", (event) => {{
   // The page's own address may carry ?speed=... or #record=...: it is always the page.
   const key = request.mode === "navigate" ? "./" : request;
   event.respondWith(caches.match(key, {{ ignoreSearch: request.mode === "navigate" }})
-    .then((hit) => hit || fetch(request).then((response) => keep(request, response))));
+    .then((hit) => hit || fetch(request).then((response) => keep(event, response))));
 }});
 
-// A file of ON_USE, fetched for the first time: a copy goes into the cache.
-function keep(request, response) {{
-  if (response.ok && ON_USE.includes(request.url.split("?")[0])) {{
+// A file of ON_USE, fetched for the first time: a copy goes into the cache (the worker is kept
+// alive until it is stored).
+function keep(event, response) {{
+  const url = event.request.url.split("?")[0];
+  if (response.ok && ON_USE.includes(url)) {{
     const copy = response.clone();
-    caches.open(CACHE).then((cache) => cache.put(request.url.split("?")[0], copy));
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.put(url, copy)));
   }}
   return response;
 }}
