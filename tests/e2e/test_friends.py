@@ -33,9 +33,11 @@ ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="sele
               '[data-action="play"]:not([disabled])')
 
 
-def host_table(page: Page, base: str, players: int, name="Hana", target=61) -> str:
-    page.goto(base + "?speed=instant")
-    wait_ready(page)
+def host_table(page: Page, base: str, players: int, name="Hana", target=61, opened=False) -> str:
+    """Create a table on ``page`` (``opened``: the page already shows the site, ready)."""
+    if not opened:
+        page.goto(base + "?speed=instant")
+        wait_ready(page)
     page.get_by_test_id("name").fill(name)
     page.locator(f'label.choice:has(input[name="players"][value="{players}"])').click()
     page.locator(f'label.choice:has(input[name="target"][value="{target}"])').click()

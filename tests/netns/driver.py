@@ -8,6 +8,12 @@ real stdout (fd 1 is pointed at stderr, so Chromium's chatter cannot break the p
 
 CONFIG_JSON: ``base`` (the site on the rig), ``secure`` (treat that http origin as secure, as
 a https site would be; false: WebCrypto and the relay path are unavailable), ``artifacts``.
+
+Chromium's own stderr goes to the driver's log (Playwright's ``pw:browser`` debug channel),
+so a renderer that dies says why there. A page whose renderer dies while the site is still
+loading, before the table is ready, is opened once more in a new browser (said in the
+log): a crash of the browser itself, seen about once in a few hundred loads on a loaded
+2-core machine, is not what these tests are about; a second crash fails the test.
 """
 
 from __future__ import annotations
@@ -25,7 +31,10 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
+os.environ.setdefault("DEBUG", "pw:browser")   # (read when Playwright's driver starts)
+
 from harness import CHROMIUM, CHROMIUM_ARGS, READY, with_query  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from relay_frames import RELAY_RECORDER  # noqa: E402
 from test_friends import host_table, step  # noqa: E402
@@ -65,17 +74,29 @@ class Driver:
         args.append(f"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE {host}")
         if config.get("secure", True):
             args.append(f"--unsafely-treat-insecure-origin-as-secure={origin}")
+        self.args = args
         self.playwright = sync_playwright().start()
-        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
         self.context = None
         self.page = None
+        self.crashed = None      # the page whose renderer crashed, if one did
         self.errors: list[str] = []
+        self._launch()
+
+    def _launch(self) -> None:
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=self.args, headless=True)
+        # The browser's account of a renderer that died (how, and its exit code), for the log.
+        self.targets = self.browser.new_browser_cdp_session()
+        self.targets.on("Target.targetCrashed", lambda event: print(
+            f"{time.strftime('%H:%M:%S')} renderer ended: {event.get('status')} "
+            f"(exit code {event.get('errorCode')})", file=sys.stderr, flush=True))
+        self.targets.send("Target.setDiscoverTargets", {"discover": True})
 
     # -- ops --
 
     def new_page(self, ice: str | None = None, record_relay: bool = False) -> None:
         """A fresh context and page. ``ice``: the cribbage-ice-servers meta's content for this
         page (index.html is rewritten on its way in); None leaves the page as served."""
+        self._page_options = (ice, record_relay)
         if self.context is not None:
             self.context.close()
         self.context = self.browser.new_context(viewport={"width": 1280, "height": 800})
@@ -89,7 +110,12 @@ class Driver:
             self.context.add_init_script(RELAY_RECORDER)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on("crash", self._crashed)
         self.page.on("console", self._console)
+
+    def _crashed(self, page) -> None:
+        self.crashed = page
+        print(f"{time.strftime('%H:%M:%S')} the page's renderer crashed", file=sys.stderr, flush=True)
 
     def _console(self, message) -> None:
         print(f"{time.strftime('%H:%M:%S')} console {message.type}: {message.text}", file=sys.stderr, flush=True)
@@ -105,14 +131,32 @@ class Driver:
         body = body.replace(meta, f'<meta name="cribbage-ice-servers" content="{html.escape(ice)}">')
         route.fulfill(response=response, body=body)
 
+    def open(self, url: str) -> None:
+        """Go to ``url`` and wait until the page is ready; a renderer crash before then gets
+        one new browser (see the module's docstring)."""
+        for attempt in (1, 2):
+            try:
+                self.page.goto(url)
+                self.page.wait_for_selector(READY, state="attached", timeout=60_000)
+                return
+            except PlaywrightError:
+                if attempt == 2 or self.crashed is not self.page:
+                    raise
+                print(f"{time.strftime('%H:%M:%S')} loading {url} crashed the renderer: "
+                      "once more in a new browser", file=sys.stderr, flush=True)
+                self.browser.close()     # (a second page in the same browser crashed too, once)
+                self.context = None
+                self._launch()
+                self.new_page(*self._page_options)
+
     def host(self, players: int, target: int = 61, name: str = "Hana") -> str:
-        return host_table(self.page, self.base, players, name=name, target=target)
+        self.open(self.base + "?speed=instant")
+        return host_table(self.page, self.base, players, name=name, target=target, opened=True)
 
     def join(self, link: str, name: str, timeout: float = 60) -> dict:
         """Open the invite link, sit down, wait until seated; the seconds each part took."""
         t0 = time.monotonic()
-        self.page.goto(with_query(link, "speed=instant"))
-        self.page.wait_for_selector(READY, state="attached", timeout=60_000)
+        self.open(with_query(link, "speed=instant"))
         self.page.get_by_test_id("name").fill(name)
         t1 = time.monotonic()
         self.page.get_by_test_id("sit-down").click()
