@@ -47,8 +47,15 @@ class Remote:
             raise DriverError(f"{self.name}: the browser's driver exited ({self.child.poll()}); see {self.log.name}")
         answer = json.loads(line)
         if "error" in answer:
-            raise DriverError(f"{self.name}: {answer['error']}")
+            raise DriverError(f"{self.name}: {answer['error']}{self._renderer_news()}")
         return answer["ok"]
+
+    def _renderer_news(self) -> str:
+        """What the driver's log says about renderers that died (CI shows only the test's output)."""
+        self.log.flush()
+        lines = [line for line in Path(self.log.name).read_text(errors="replace").splitlines()
+                 if "renderer" in line and "pw:browser" not in line]
+        return "".join(f"\n  log: {line}" for line in lines[-6:])
 
     def call(self, op: str, *args, timeout: float = 120):
         self.child.stdin.write(json.dumps({"op": op, "args": list(args)}) + "\n")
