@@ -57,6 +57,8 @@ class App(FriendsGlue):
         self._bots_running = False
         self._morph = None
         self._linker = None
+        self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
+        self._chat_lines = -1
 
     # -- set-up and teardown --
 
@@ -227,9 +229,11 @@ class App(FriendsGlue):
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph = Morph(js.eval(MORPH_JS))
-        pace, style = self.speed, self.document.documentElement.style
-        style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
-        style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
+        pace = self.speed
+        if pace != self._pace:     # (a custom property on the root restyles the whole page)
+            self._pace, style = pace, self.document.documentElement.style
+            style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
+            style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
         self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
         self.peg_sound()
         for name in opened:      # a panel the player opened stays open
@@ -247,10 +251,11 @@ class App(FriendsGlue):
         elif testid:
             focus = self.root.querySelector(f'input[data-testid="{testid}"]')
         focus = focus or self.root.querySelector("[autofocus]")
-        if focus and not focus.disabled:
+        if focus and not focus.disabled and focus != self.document.activeElement:
             focus.focus()
         lines = self.root.querySelector(".chat-lines")
-        if lines:
+        if lines and lines.childElementCount != self._chat_lines:   # (reading the height lays the page out)
+            self._chat_lines = lines.childElementCount
             lines.scrollTop = lines.scrollHeight
 
     def _notice_html(self) -> str:
@@ -298,10 +303,14 @@ class App(FriendsGlue):
         return self.speed_override or self.profile.profile.prefs["speed"]
 
     def apply_prefs(self) -> None:
+        """The theme, card size and colours on <html>, written only when they change (each
+        write restyles the whole page)."""
         prefs = self.profile.profile.prefs
-        data = self.document.documentElement.dataset
-        data.theme, data.cardSize = prefs["theme"], prefs["card_size"]
-        data.fourColour = "true" if prefs["four_colour"] else "false"
+        wanted = (prefs["theme"], prefs["card_size"], "true" if prefs["four_colour"] else "false")
+        if wanted != self._applied_prefs:
+            self._applied_prefs = wanted
+            data = self.document.documentElement.dataset
+            data.theme, data.cardSize, data.fourColour = wanted
 
     def sync_table_prefs(self) -> None:
         """What the start form changed (name, level, players, length) is the profile's too."""

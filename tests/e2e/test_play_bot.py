@@ -5,6 +5,7 @@ it with the engine under CPython, and compares every number the page shows with 
 """
 
 import json
+import re
 
 import pytest
 from harness import screenshot, wait_ready
@@ -185,8 +186,22 @@ def test_a_played_card_travels_from_the_hand_to_the_pile(page, site):
     wait_ready(page)
     card = page.locator('[data-action="play"]:not([disabled])').first
     key = card.get_attribute("data-key")
+    was = card.bounding_box()
     card.click()
     page.wait_for_function("""(key) => {
         const el = document.querySelector(`[data-key="${key}"]`);
         return el !== null && el.closest('[data-testid="pile"]') !== null && el.getAnimations().length > 0;
     }""", arg=key, polling="raf", timeout=5000)
+    # It sets off from the hand: its new place, moved by the first keyframe's offset, is the old one.
+    start, now = page.evaluate("""(key) => {
+        const el = document.querySelector(`[data-key="${key}"]`);
+        const [animation] = el.getAnimations();
+        const start = animation.effect.getKeyframes()[0].transform;
+        animation.finish();
+        const box = el.getBoundingClientRect();
+        return [start, { x: box.x, y: box.y, width: box.width, height: box.height }];
+    }""", key)
+    dx, dy = (float(n) for n in re.match(r"translate\((-?[\d.e-]+)px, (-?[\d.e-]+)px\)", start).groups())
+    assert abs(now["x"] + now["width"] / 2 + dx - (was["x"] + was["width"] / 2)) < 2
+    assert abs(now["y"] + now["height"] / 2 + dy - (was["y"] + was["height"] / 2)) < 2
+    assert abs(dy) > 20, "the pile is above the hand"

@@ -87,6 +87,8 @@ class Morph:
 MORPH_JS = r"""
 (root, html, ms) => {
   if (ms > 0 && window.matchMedia("(prefers-reduced-motion: reduce)").matches) ms = 0;
+  // A motion still waiting for its frame is dropped: the screen it led to is being replaced.
+  window.__morphWatch?.disconnect();
   const rects = new Map();
   if (ms > 0) {
     for (const el of root.querySelectorAll("[data-key]")) rects.set(el.dataset.key, el.getBoundingClientRect());
@@ -173,30 +175,42 @@ MORPH_JS = r"""
   children(root, next.content);
 
   if (ms <= 0) return;
-  // Every card's new place is read before any animation starts: an animation's transform
-  // between two reads would make the browser work out the page's geometry again for each card.
-  const cards = Array.from(root.querySelectorAll(".card[data-key]"), (el) => [el, el.getBoundingClientRect()]);
-  for (const [el, now] of cards) {
-    const was = rects.get(el.dataset.key);
-    let from = was, fromCard = true;
-    for (const origin of (was ? [] : (el.dataset.from || "").split(" "))) {
-      const rect = rects.get(origin);
-      if (rect && rect.width) {
-        from = rect;
-        fromCard = !origin.startsWith("seat-");
-        break;
-      }
+  // A card travels from where it was (or from its data-from origin, turning face up).
+  const origin = (el) => {
+    if (rects.has(el.dataset.key)) return [rects.get(el.dataset.key), true, false];
+    for (const key of (el.dataset.from || "").split(" ")) {
+      const rect = rects.get(key);
+      if (rect && rect.width) return [rect, !key.startsWith("seat-"), true];
     }
-    if (!from || !now.width) continue;
-    const dx = from.left + from.width / 2 - (now.left + now.width / 2);
-    const dy = from.top + from.height / 2 - (now.top + now.height / 2);
-    const scale = fromCard ? Math.max(0.3, Math.min(3, from.width / now.width)) : 0.6;
-    const turn = !was;
-    if (!turn && Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(scale - 1) < 0.02) continue;
-    el.animate([
-      { transform: `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " rotateY(90deg)" : ""}`, zIndex: 20 },
-      { transform: "none", zIndex: 20 },
-    ], { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" });
+    return null;
+  };
+  const moving = [];
+  for (const el of root.querySelectorAll(".card[data-key]")) {
+    const from = origin(el);
+    if (from) moving.push([el, ...from]);
   }
+  if (!moving.length) return;
+  // The new places are read when the browser lays the page out for the next frame: a
+  // ResizeObserver's first report comes after that layout and before the paint. Reading them
+  // here would make the browser lay the page out at once, inside this input's task, and again
+  // for the frame once the animations start.
+  const watch = new ResizeObserver(() => {
+    watch.disconnect();
+    const places = moving.map(([el]) => el.getBoundingClientRect());   // all read, then all started
+    moving.forEach(([el, from, fromCard, turn], index) => {
+      const now = places[index];
+      if (!now.width || !el.isConnected) return;
+      const dx = from.left + from.width / 2 - (now.left + now.width / 2);
+      const dy = from.top + from.height / 2 - (now.top + now.height / 2);
+      const scale = fromCard ? Math.max(0.3, Math.min(3, from.width / now.width)) : 0.6;
+      if (!turn && Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(scale - 1) < 0.02) return;
+      el.animate([
+        { transform: `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " rotateY(90deg)" : ""}`, zIndex: 20 },
+        { transform: "none", zIndex: 20 },
+      ], { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" });
+    });
+  });
+  window.__morphWatch = watch;
+  for (const [el] of moving) watch.observe(el);
 }
 """
