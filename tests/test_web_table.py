@@ -280,10 +280,15 @@ def test_a_guest_cut_off_from_the_host_shows_no_one_else_online():
     assert gus.presence() == [True, True, True]
 
 
+def statics_as_stubs(html: str) -> str:
+    stubbed = re.sub(r'(<svg[^>]*data-static="[^"]+")>.*?</svg>', r"\1 data-stub></svg>", html)
+    return re.sub(r'(<g[^>]*data-static="[^"]+")>.*?</g>', r"\1 data-stub></g>", stubbed)
+
+
 def test_a_repaint_sends_the_card_drawings_and_the_board_once():
     """`Morph` sends each static part (a card's drawing, the board's wood) whole the first time,
     then as an empty stub the page fills from its copy: a repaint sends about half the markup."""
-    from web.table.motion import Morph
+    from web.table.motion import Morph, elide_same
     sent_to_page = []
     morph = Morph(lambda root, html, ms: sent_to_page.append(html))
     ctl = start(players=4)
@@ -292,10 +297,52 @@ def test_a_repaint_sends_the_card_drawings_and_the_board_once():
         step(ctl)
     whole = render(ctl)
     morph(None, whole, 0)               # (a card new on this screen goes whole, once)
-    morph(None, whole, 0)
+    step(ctl)
+    morph(None, render(ctl), 0)
     again = sent_to_page[-1]
-    assert len(again) < 0.6 * len(whole)
-    assert 'data-static="board-61-2" data-stub></g>' in again and 'data-static="board-61-2"><rect' in sent_to_page[0]
-    # nothing but the static parts' insides is left out
-    stubbed = re.sub(r'(<svg[^>]*data-static="[^"]+")>.*?</svg>', r"\1 data-stub></svg>", whole)
-    assert re.sub(r'(<g[^>]*data-static="[^"]+")>.*?</g>', r"\1 data-stub></g>", stubbed) == again
+    assert len(again) < 0.6 * len(render(ctl))
+    assert 'data-static="board-61-2" data-stub></g>' in sent_to_page[1] and 'data-static="board-61-2"><rect' in sent_to_page[0]
+    # nothing but the static parts' insides and the parts as they were is left out
+    assert statics_as_stubs(elide_same(render(ctl), elide_same(whole, {})[1])[0]) == again
+
+
+def page_after(shown: dict, sent: str) -> str:
+    """What the page shows after a morph: each ``data-same`` stub is the element it keeps."""
+    return re.sub(r'<([\w-]+) data-key="([^"]+)" data-same></\1>', lambda m: shown[m.group(2)], sent)
+
+
+def test_a_repaint_leaves_out_the_keyed_parts_the_page_shows_already():
+    """Through whole games, what `elide_same` sends, with each stub taken from the page's last
+    screen, is exactly the screen; and a screen like the last one sends almost nothing."""
+    from web.table.motion import elide_same
+    for players in (2, 3, 4):
+        ctl, shown, cut = start(players=players), {}, 0
+        for _ in range(120):
+            html = render(ctl)
+            sent, parts = elide_same(html, shown)
+            assert page_after(shown, sent) == html
+            cut += len(html) - len(sent)
+            shown = parts
+            step(ctl)
+        assert cut > 0
+        html = render(ctl)
+        sent, _ = elide_same(html, elide_same(html, {})[1])
+        assert len(sent) < 0.5 * len(html) and page_after(elide_same(html, {})[1], sent) == html
+
+
+def test_a_morph_the_page_refused_is_sent_again_whole():
+    """When the page lacks a part sent as a stub (a repaint broke off), `Morph` sends the whole
+    screen again and starts over from it."""
+    from web.table.motion import Morph
+    sent_to_page = []
+
+    def page(root, html, ms):
+        sent_to_page.append(html)
+        if "data-same" in html:
+            raise RuntimeError('morph: "coach" is not on the page')
+    morph = Morph(page)
+    ctl = start(players=2)
+    morph(None, render(ctl), 0)
+    morph(None, render(ctl), 0)
+    assert "data-same" in sent_to_page[1] and "data-same" not in sent_to_page[2]
+    assert statics_as_stubs(render(ctl)) == sent_to_page[2]

@@ -21,7 +21,10 @@ The pace setting gives the duration (`duration_ms`); instant play and
 Less markup per repaint (`Morph`): a ``data-static`` part is sent whole the first time only;
 after that it goes as an empty stub (``data-stub``) that the page fills from its own copy when
 it needs one (a card that appears anew), and skips when the element is already there. Most of
-a repaint was card drawings and the board's wood, which never change.
+a repaint was card drawings and the board's wood, which never change. And a keyed element
+exactly as the page already shows it (the coach's review of the last hand, a seat where
+nothing happened) goes as an empty ``data-same`` stub that the page leaves alone: neither
+parsed nor walked.
 
 >>> duration_ms("normal"), duration_ms("instant"), duration_ms("slow") <= 1300
 (300, 0, True)
@@ -73,15 +76,86 @@ def elide_statics(html: str, sent: set) -> str:
     return "".join(out)
 
 
+TAG = re.compile(r'<(/?)([a-zA-Z][\w-]*)([^>]*)>')
+KEY = re.compile(r'\bdata-key="([^"]+)"')
+VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+def keyed_parts(html: str) -> list[tuple[int, int, str]]:
+    """Where each keyed element (``data-key``) of ``html`` starts and ends, and its key, in
+    the order they start: one pass over the tags.
+
+    >>> keyed_parts('<p><b data-key="x"><i>1</i></b><br data-key="y"></p>')
+    [(3, 31, 'x'), (31, 48, 'y')]
+    """
+    found, open_tags = [], []       # open_tags: (tag, start, key or None)
+    for match in TAG.finditer(html):
+        closing, tag, attrs = match.groups()
+        if closing:
+            while open_tags:
+                opened, start, key = open_tags.pop()
+                if key:
+                    found.append((start, match.end(), key))
+                if opened == tag:
+                    break
+            continue
+        key = KEY.search(attrs) if "data-key" in attrs else None
+        if attrs.endswith("/") or tag in VOID:
+            if key:
+                found.append((match.start(), match.end(), key.group(1)))
+        else:
+            open_tags.append((tag, match.start(), key.group(1) if key else None))
+    found.sort()
+    return found
+
+
+def elide_same(html: str, last: dict) -> tuple[str, dict]:
+    """``html`` with each keyed element (``data-key``) that is exactly as the page last got it
+    cut to an empty ``data-same`` stub, which the page keeps as it is; and the keyed parts of
+    ``html``, for the next call. The page's copy is the element itself, so a part the last
+    screen did not have always goes whole. A part that changed goes whole too, with its own
+    unchanged keyed parts cut.
+
+    >>> screen = '<main><div data-key="a"><b data-key="x">1</b></div><i data-key="b">2</i></main>'
+    >>> first, seen = elide_same(screen, {})
+    >>> first == screen, sorted(seen)
+    (True, ['a', 'b', 'x'])
+    >>> elide_same(screen, seen)[0]
+    '<main><div data-key="a" data-same></div><i data-key="b" data-same></i></main>'
+    >>> elide_same(screen.replace("2", "3"), seen)[0]
+    '<main><div data-key="a" data-same></div><i data-key="b">3</i></main>'
+    >>> elide_same(screen.replace("</b>", "</b>!"), seen)[0]
+    '<main><div data-key="a"><b data-key="x" data-same></b>!</div><i data-key="b" data-same></i></main>'
+    """
+    out, parts, at = [], {}, 0
+    for start, end, key in keyed_parts(html):
+        whole = parts[key] = html[start:end]
+        if start >= at and last.get(key) == whole:
+            tag = TAG.match(html, start).group(2)
+            out.append(f'{html[at:start]}<{tag} data-key="{key}" data-same></{tag}>')
+            at = end
+    out.append(html[at:])
+    return "".join(out), parts
+
+
 class Morph:
-    """The page's keyed update (`MORPH_JS`), fed less markup: see `elide_statics`. One per
-    page: the page keeps a copy of every static part it was sent, so ``sent`` lives as long."""
+    """The page's keyed update (`MORPH_JS`), fed less markup: see `elide_same` and
+    `elide_statics`. One per page: the page keeps a copy of every static part it was sent, so
+    ``sent`` lives as long; ``last`` is what the page shows now, part by part."""
 
     def __init__(self, morph_js):
-        self.js, self.sent = morph_js, set()
+        self.js, self.sent, self.last = morph_js, set(), {}
 
     def __call__(self, root, html: str, ms: int) -> None:
-        self.js(root, elide_statics(html, self.sent), ms)
+        short, parts = elide_same(html, self.last)
+        try:
+            self.js(root, elide_statics(short, self.sent), ms)
+        except Exception:
+            # The page is not what was sent last (a repaint broke off): send it all, once.
+            self.last = {}
+            short, parts = html, elide_same(html, {})[1]
+            self.js(root, elide_statics(short, self.sent), ms)
+        self.last = parts
 
 
 MORPH_JS = r"""
@@ -163,7 +237,9 @@ MORPH_JS = r"""
       }
       if (match) {
         if (match !== here) parent.insertBefore(match, here);
-        patch(match, node);
+        if (!node.hasAttribute?.("data-same")) patch(match, node);   // (a part as it was stays)
+      } else if (node.nodeType === 1 && node.hasAttribute("data-same")) {
+        throw new Error(`morph: "${key}" is not on the page`);      // (web.table.motion.Morph resends)
       } else {
         fill(node);
         parent.insertBefore(node, here);
