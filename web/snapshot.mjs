@@ -31,6 +31,13 @@ const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip
 // PyScript passes indexURL = this module's folder; the runtime lives in vendor/pyodide/.
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
 const root = document.documentElement;
+// PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs; the page's head
+// preloads it), unpacked into the working directory once the runtime has started: PyScript
+// then writes their sources next to them, and CPython imports the bytecode instead of
+// compiling the sources (it checks the sources' hash, so a mismatch just compiles as before).
+const PYSCRIPT_BYTECODE = fetch(new URL("./pyscript.zip", import.meta.url))
+  .then((response) => (response.ok ? response.arrayBuffer() : null))
+  .catch(() => null);
 
 // Runs in the restored interpreter before PyScript uses it: the snapshot must hold the modules
 // it was made for, and the random module must not replay the state saved with the snapshot
@@ -98,6 +105,7 @@ export async function loadPyodide(given = {}) {
         globals.destroy();
       }
       root.dataset.snapshot = "loaded";
+      await unpackBytecode(pyodide);
       return pyodide;
     } catch (error) {
       // Then start as if there had never been one.
@@ -106,9 +114,21 @@ export async function loadPyodide(given = {}) {
     }
   }
   const pyodide = await load(options);
+  await unpackBytecode(pyodide);
   root.dataset.snapshot ||= "none";
   if (usable()) whenReadyAndIdle(makeSnapshot);
   return pyodide;
+}
+
+// Without it (not fetched, not unpacked), PyScript's modules are compiled as on any page.
+async function unpackBytecode(pyodide) {
+  const bytes = await PYSCRIPT_BYTECODE;
+  if (!bytes) return;
+  try {
+    pyodide.unpackArchive(bytes, "zip");
+  } catch (error) {
+    console.warn("Cribbage: PyScript's bytecode was not unpacked:", error);
+  }
 }
 
 // After the table is ready (html[data-ready]) and a quiet moment: the snapshot's worker
