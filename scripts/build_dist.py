@@ -72,8 +72,10 @@ BROWSER_MODULES = ("js", "pyodide", "pyscript", "_pyodide", "pyodide_js")
 # fetches then find each file arriving (as="fetch" with crossorigin matches their fetch()).
 PRELOAD_SCRIPTS = ("web/vendor/pyscript/core-*.js", "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
                    "web/vendor/pyodide/pyodide.asm.mjs")
+# Not web/app.zip nor PYSCRIPT_BYTECODE: web/snapshot.mjs fetches them once the wasm is in,
+# since they are read only after the runtime's start.
 PRELOAD_FETCHES = ("web/vendor/pyodide/pyodide.asm.wasm", "web/vendor/pyodide/python_stdlib.zip",
-                   app_bundle.SITE_PATH, PYSCRIPT_BYTECODE, "web/vendor/pyodide/pyodide-lock.json", "web/main.py")
+                   "web/vendor/pyodide/pyodide-lock.json", "web/main.py")
 # PyScript's plugins that the game never uses: without "!name" in the config, core-*.js imports
 # each of them (five small fetches). "error" stays: it shows a Python error on the page. PyScript
 # reads a config per interpreter type, and one it has none for (MicroPython's) loads every
@@ -329,15 +331,15 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
 
 
 def dist_config(root: Path = ROOT) -> dict:
-    """dist's PyScript config: the repository's pyscript.toml, with the bundle as the only
-    [files] entry, web/snapshot.mjs (which loads the repository's Pyodide) as the interpreter,
-    and the unused plugins turned off. The page carries it inline as JSON (config='{...}'), so
+    """dist's PyScript config: the repository's pyscript.toml without its [files] (web/snapshot.mjs
+    writes the bundle, web/app.zip, itself), web/snapshot.mjs (which loads the repository's
+    Pyodide) as the interpreter, and the unused plugins turned off. The page carries it inline as JSON (config='{...}'), so
     PyScript neither fetches a config file nor imports its TOML parser."""
     config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
     if config.get("interpreter") != "./web/vendor/pyodide/pyodide.mjs":
         sys.exit("build_dist: pyscript.toml's interpreter is not the vendored pyodide.mjs")
     config["interpreter"] = f"./{SNAPSHOT_WRAPPER}"
-    config["files"] = {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    del config["files"]
     config["plugins"] = [f"!{name}" for name in UNUSED_PLUGINS]
     return config
 

@@ -47,11 +47,12 @@ def test_dist_ships_the_bundle_instead_of_the_sources(dist):
     assert shipped == {"web/main.py"}
     page = (dist / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r"<script type=\"py\" src=\"./web/main.py\" config='(.*?)'>", page)[1])
-    assert config["files"] == {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    assert "files" not in config   # web/snapshot.mjs writes the bundle
+    assert f'path: "{app_bundle.BROWSER_PATH}"' in (dist / "web" / "snapshot.mjs").read_text(encoding="utf-8")
     assert config["interpreter"] == "./web/snapshot.mjs"
     assert not (dist / "pyscript.toml").exists()   # the config is in the page
     assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
-    assert f'<link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">' in page
+    assert f'href="./{app_bundle.SITE_PATH}"' not in page   # fetched once the wasm is in, not preloaded
 
 
 def test_dist_starts_every_download_from_the_page_head(dist):
@@ -61,7 +62,7 @@ def test_dist_starts_every_download_from_the_page_head(dist):
     core = [path.relative_to(dist).as_posix() for path in (dist / "web/vendor/pyscript").glob("core-*.js")]
     assert set(preloaded) == {*core, "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
                               "web/vendor/pyodide/pyodide.asm.mjs", "web/vendor/pyodide/pyodide.asm.wasm",
-                              "web/vendor/pyodide/python_stdlib.zip", "web/app.zip", "web/pyscript.zip",
+                              "web/vendor/pyodide/python_stdlib.zip",
                               "web/vendor/pyodide/pyodide-lock.json", "web/main.py"}
     assert all((dist / path).is_file() for path in preloaded)
 
@@ -175,7 +176,7 @@ def test_a_module_with_a_syntax_error_is_bundled_as_source(tmp_path):
 
 def test_dist_config_wraps_the_interpreter_and_replaces_the_files():
     config = build_dist.dist_config()
-    assert config["files"] == {"./web/app.zip": "./app.zip"}
+    assert "files" not in config
     assert config["interpreter"] == "./web/snapshot.mjs"
     assert "!py-editor" in config["plugins"] and "!py-terminal" in config["plugins"]
     assert "!error" not in config["plugins"]   # Python errors still show on the page

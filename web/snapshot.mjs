@@ -31,13 +31,31 @@ const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip
 // PyScript passes indexURL = this module's folder; the runtime lives in vendor/pyodide/.
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
 const root = document.documentElement;
-// PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs; the page's head
-// preloads it), unpacked into the working directory once the runtime has started: PyScript
-// then writes their sources next to them, and CPython imports the bytecode instead of
-// compiling the sources (it checks the sources' hash, so a mismatch just compiles as before).
-const PYSCRIPT_BYTECODE = fetch(new URL("./pyscript.zip", import.meta.url))
-  .then((response) => (response.ok ? response.arrayBuffer() : null))
-  .catch(() => null);
+
+// Our modules (web/app.zip) and PyScript's own as bytecode (web/pyscript.zip, see
+// unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
+// last byte. So they are fetched from then on, not with the rest: on a slow network every byte
+// fetched before the wasm's last one delays it (about a second for these 0.2 MB on the mobile
+// profile, bench/load_time.py). The start itself never waits: when the runtime is up, so are
+// these requests. This wrapper writes app.zip where web/main.py finds it (dist's PyScript
+// config has no [files]).
+let started;
+const runtimeUp = new Promise((resolve) => { started = resolve; });
+const wasmArrived = new Promise((resolve) => {
+  if (!("PerformanceObserver" in self)) return resolve();
+  const observer = new PerformanceObserver((entries) => {
+    if (entries.getEntries().some((entry) => entry.name.endsWith("/pyodide.asm.wasm"))) {
+      observer.disconnect();
+      resolve();
+    }
+  });
+  observer.observe({ type: "resource", buffered: true });
+});
+const afterTheWasm = (url) => Promise.race([wasmArrived, runtimeUp]).then(() => fetch(url))
+  .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`${response.status} ${url}`))));
+const APP_BUNDLE = afterTheWasm(BUNDLE.url);
+const PYSCRIPT_BYTECODE = afterTheWasm(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
+APP_BUNDLE.catch(() => {});   // reported by install(); no "unhandled rejection" before that
 
 // Runs in the restored interpreter before PyScript uses it: the snapshot must hold the modules
 // it was made for, and the random module must not replay the state saved with the snapshot
@@ -105,7 +123,7 @@ export async function loadPyodide(given = {}) {
         globals.destroy();
       }
       root.dataset.snapshot = "loaded";
-      await unpackBytecode(pyodide);
+      await install(pyodide);
       return pyodide;
     } catch (error) {
       // Then start as if there had never been one.
@@ -114,13 +132,24 @@ export async function loadPyodide(given = {}) {
     }
   }
   const pyodide = await load(options);
-  await unpackBytecode(pyodide);
+  await install(pyodide);
   root.dataset.snapshot ||= "none";
   if (usable()) whenReadyAndIdle(makeSnapshot);
   return pyodide;
 }
 
-// Without it (not fetched, not unpacked), PyScript's modules are compiled as on any page.
+// Our modules and PyScript's bytecode into the file system, once the runtime is up.
+async function install(pyodide) {
+  started();
+  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(await APP_BUNDLE));
+  await unpackBytecode(pyodide);
+}
+
+// PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs), unpacked into
+// the working directory: PyScript then writes their sources next to them, and CPython imports
+// the bytecode instead of compiling the sources (it checks the sources' hash, so a mismatch
+// just compiles as before). Without it (not fetched, not unpacked), they are compiled as on
+// any page.
 async function unpackBytecode(pyodide) {
   const bytes = await PYSCRIPT_BYTECODE;
   if (!bytes) return;
