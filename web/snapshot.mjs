@@ -36,9 +36,9 @@ const root = document.documentElement;
 // unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
 // last byte. So they are fetched from then on, not with the rest: on a slow network every byte
 // fetched before the wasm's last one delays it (about a second for these 0.2 MB on the mobile
-// profile, bench/load_time.py). The start itself never waits: when the runtime is up, so are
-// these requests. This wrapper writes app.zip where web/main.py finds it (dist's PyScript
-// config has no [files]).
+// profile, bench/load_time.py). Should the wasm's resource entry never show, they are
+// requested when the runtime is up. This wrapper writes app.zip where web/main.py finds it
+// (dist's PyScript config has no [files]).
 let started;
 const runtimeUp = new Promise((resolve) => { started = resolve; });
 const wasmArrived = new Promise((resolve) => {
@@ -112,7 +112,13 @@ async function forget(error) {
 }
 
 export async function loadPyodide(given = {}) {
-  const options = { ...given, indexURL };
+  const pyodide = await start({ ...given, indexURL });
+  await install(pyodide);
+  return pyodide;
+}
+
+// The runtime, from the stored snapshot when there is one that works, else started normally.
+async function start(options) {
   if (stored) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: stored });
@@ -123,7 +129,6 @@ export async function loadPyodide(given = {}) {
         globals.destroy();
       }
       root.dataset.snapshot = "loaded";
-      await install(pyodide);
       return pyodide;
     } catch (error) {
       // Then start as if there had never been one.
@@ -132,7 +137,6 @@ export async function loadPyodide(given = {}) {
     }
   }
   const pyodide = await load(options);
-  await install(pyodide);
   root.dataset.snapshot ||= "none";
   if (usable()) whenReadyAndIdle(makeSnapshot);
   return pyodide;
