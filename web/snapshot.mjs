@@ -35,27 +35,30 @@ const root = document.documentElement;
 // Our modules (web/app.zip) and PyScript's own as bytecode (web/pyscript.zip, see
 // unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
 // last byte. So they are fetched from then on, not with the rest: on a slow network every byte
-// fetched before the wasm's last one delays it (about a second for these 0.2 MB on the mobile
-// profile, bench/load_time.py). Should the wasm's resource entry never show, they are
-// requested when the runtime is up. This wrapper writes app.zip where web/main.py finds it
-// (dist's PyScript config has no [files]).
-let started;
-const runtimeUp = new Promise((resolve) => { started = resolve; });
-const wasmArrived = new Promise((resolve) => {
-  if (!("PerformanceObserver" in self)) return resolve();
-  const observer = new PerformanceObserver((entries) => {
-    if (entries.getEntries().some((entry) => entry.name.endsWith("/pyodide.asm.wasm"))) {
-      observer.disconnect();
-      resolve();
-    }
-  });
-  observer.observe({ type: "resource", buffered: true });
-});
-const afterTheWasm = (url) => Promise.race([wasmArrived, runtimeUp]).then(() => fetch(url))
-  .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`${response.status} ${url}`))));
-const APP_BUNDLE = afterTheWasm(BUNDLE.url);
-const PYSCRIPT_BYTECODE = afterTheWasm(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
-APP_BUNDLE.catch(() => {});   // reported by install(); no "unhandled rejection" before that
+// fetched before the wasm's last one delays it (bench/ready_path.py shows the wasm's end).
+// The moment is when WebAssembly.instantiateStreaming, Pyodide's one call of it, resolves: its
+// last byte is in. The fetches start in that promise's first reaction, before Pyodide's own,
+// which runs the runtime's start in one long task (a resource-timing observer's callback would
+// wait behind it). install() starts them anyway if that never happened. This wrapper writes
+// app.zip where web/main.py finds it (dist's PyScript config has no [files]).
+const later = {};   // the promises of the two files' bytes, once requested
+function fetchLater() {
+  if (later.bundle) return;
+  const bytes = (url) => fetch(url).then((response) =>
+    (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`${response.status} ${url}`))));
+  later.bundle = bytes(BUNDLE.url);
+  later.bundle.catch(() => {});   // reported by install(); no "unhandled rejection" before that
+  later.bytecode = bytes(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
+}
+const streaming = WebAssembly.instantiateStreaming;
+if (streaming) {
+  WebAssembly.instantiateStreaming = function (...args) {
+    WebAssembly.instantiateStreaming = streaming;   // only this first call is watched
+    const compiled = streaming.apply(this, args);
+    compiled.then(fetchLater, fetchLater);
+    return compiled;
+  };
+}
 
 // Runs in the restored interpreter before PyScript uses it: the snapshot must hold the modules
 // it was made for, and the random module must not replay the state saved with the snapshot
@@ -144,8 +147,8 @@ async function start(options) {
 
 // Our modules and PyScript's bytecode into the file system, once the runtime is up.
 async function install(pyodide) {
-  started();
-  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(await APP_BUNDLE));
+  fetchLater();
+  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(await later.bundle));
   await unpackBytecode(pyodide);
 }
 
@@ -155,7 +158,7 @@ async function install(pyodide) {
 // just compiles as before). Without it (not fetched, not unpacked), they are compiled as on
 // any page.
 async function unpackBytecode(pyodide) {
-  const bytes = await PYSCRIPT_BYTECODE;
+  const bytes = await later.bytecode;
   if (!bytes) return;
   try {
     pyodide.unpackArchive(bytes, "zip");
