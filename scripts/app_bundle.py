@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "precompile_app.mjs"
 STDLIB = ROOT / "web" / "vendor" / "pyodide" / "python_stdlib.zip"
-# Where the page finds the bundle (relative to the site) and where PyScript writes it in
-# the browser's file system (relative to Python's working directory): see web/main.py.
+# Where the page finds the bundle (relative to the site) and where web/snapshot.mjs writes it
+# in the browser's file system (relative to Python's working directory): see web/main.py.
 SITE_PATH = "web/app.zip"
 BROWSER_PATH = "app.zip"
 

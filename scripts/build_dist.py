@@ -30,7 +30,7 @@ package list (trim_lock), the trimmed stdlib is brotli'd at the best quality (be
 so is every file under BEST_BELOW; PyScript's chunks the page never imports are left out
 (UNFETCHED_CHUNKS), and the service worker caches the icons only when first fetched
 (CACHED_ON_USE). The bytecode, ours and the stdlib's, has no column positions (see
-scripts/precompile_app.mjs). About 3.9 MB in all (bench/load_time.py measures it).
+scripts/precompile_app.mjs). PyScript's own modules come precompiled too (PYSCRIPT_BYTECODE). About 3.9 MB in all (bench/load_time.py measures it).
 """
 
 import argparse
@@ -40,6 +40,7 @@ import gzip
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -55,6 +56,10 @@ MIN_COMPRESS = 1024
 # The interpreter wrapper that makes and loads memory snapshots, and its worker (dist/ only).
 SNAPSHOT_FILES = ("web/snapshot.mjs", "web/snapshot_worker.mjs")
 SNAPSHOT_WRAPPER = SNAPSHOT_FILES[0]
+# PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs), which
+# web/snapshot.mjs unpacks where PyScript writes their sources: the browser then imports them
+# without compiling them first.
+PYSCRIPT_BYTECODE = "web/pyscript.zip"
 # Modules that reach the browser (or Pyodide's FFI): one that imports them, even indirectly,
 # stays out of the snapshot, which must hold no JS object of the worker that made it.
 BROWSER_MODULES = ("js", "pyodide", "pyscript", "_pyodide", "pyodide_js")
@@ -67,8 +72,10 @@ BROWSER_MODULES = ("js", "pyodide", "pyscript", "_pyodide", "pyodide_js")
 # fetches then find each file arriving (as="fetch" with crossorigin matches their fetch()).
 PRELOAD_SCRIPTS = ("web/vendor/pyscript/core-*.js", "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
                    "web/vendor/pyodide/pyodide.asm.mjs")
+# Not web/app.zip nor PYSCRIPT_BYTECODE: web/snapshot.mjs fetches them once the wasm is in,
+# since they are read only after the runtime's start.
 PRELOAD_FETCHES = ("web/vendor/pyodide/pyodide.asm.wasm", "web/vendor/pyodide/python_stdlib.zip",
-                   app_bundle.SITE_PATH, "web/vendor/pyodide/pyodide-lock.json", "web/main.py")
+                   "web/vendor/pyodide/pyodide-lock.json", "web/main.py")
 # PyScript's plugins that the game never uses: without "!name" in the config, core-*.js imports
 # each of them (five small fetches). "error" stays: it shows a Python error on the page. PyScript
 # reads a config per interpreter type, and one it has none for (MicroPython's) loads every
@@ -116,6 +123,20 @@ REGISTER_SW = """  <script>
     }
   </script>
 """
+
+
+def pyscript_bytecode(out: Path, root: Path = ROOT) -> None:
+    """Write out/PYSCRIPT_BYTECODE from the vendored PyScript's core-*.js (the sources it
+    writes at start), compiled by the vendored Pyodide under Node."""
+    cores = sorted((root / "web" / "vendor" / "pyscript").glob("core-*.js"))
+    if len(cores) != 1:
+        sys.exit(f"build_dist: web/vendor/pyscript/ holds {len(cores)} core-*.js files, not one")
+    target = out / PYSCRIPT_BYTECODE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    command = ["node", str(ROOT / "scripts" / "precompile_pyscript.mjs"), str(cores[0]), str(target)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0 or not target.is_file():
+        sys.exit(f"build_dist: precompile_pyscript.mjs failed: {result.stderr.strip()[-600:]}")
 
 
 def site_files(root: Path = ROOT, bundle: bool = True) -> list[str]:
@@ -310,15 +331,15 @@ def compress(path: Path, best: bool, made: Path | None = None) -> None:
 
 
 def dist_config(root: Path = ROOT) -> dict:
-    """dist's PyScript config: the repository's pyscript.toml, with the bundle as the only
-    [files] entry, web/snapshot.mjs (which loads the repository's Pyodide) as the interpreter,
-    and the unused plugins turned off. The page carries it inline as JSON (config='{...}'), so
+    """dist's PyScript config: the repository's pyscript.toml without its [files] (web/snapshot.mjs
+    writes the bundle, web/app.zip, itself), web/snapshot.mjs (which loads the repository's
+    Pyodide) as the interpreter, and the unused plugins turned off. The page carries it inline as JSON (config='{...}'), so
     PyScript neither fetches a config file nor imports its TOML parser."""
     config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
     if config.get("interpreter") != "./web/vendor/pyodide/pyodide.mjs":
         sys.exit("build_dist: pyscript.toml's interpreter is not the vendored pyodide.mjs")
     config["interpreter"] = f"./{SNAPSHOT_WRAPPER}"
-    config["files"] = {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    del config["files"]
     config["plugins"] = [f"!{name}" for name in UNUSED_PLUGINS]
     return config
 
@@ -403,6 +424,7 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
             app_bundle.build(out / app_bundle.SITE_PATH, sources=app != "pyc", bytecode=app != "py")
         except app_bundle.BundleError as error:
             sys.exit(f"build_dist: {error}")
+        pyscript_bytecode(out)
     digest = hashlib.sha256()
     for rel in files:
         target = out / rel
@@ -414,7 +436,7 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
     if bundle:
         trim_lock(out / LOCK_PATH)
         html = inline_config(html, dist_config())
-        files = sorted(files + [app_bundle.SITE_PATH])
+        files = sorted(files + [app_bundle.SITE_PATH, PYSCRIPT_BYTECODE])
     extras = (preload_links() if bundle else "") + HEAD_EXTRAS
     html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")

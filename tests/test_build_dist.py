@@ -1,6 +1,7 @@
 """scripts/build_dist.py ships our modules as one precompiled zip (scripts/app_bundle.py) that
 matches the sources, carries the vendored Pyodide's magic number, and is never stale."""
 
+import _imp
 import gzip
 import importlib.util
 import json
@@ -46,11 +47,12 @@ def test_dist_ships_the_bundle_instead_of_the_sources(dist):
     assert shipped == {"web/main.py"}
     page = (dist / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r"<script type=\"py\" src=\"./web/main.py\" config='(.*?)'>", page)[1])
-    assert config["files"] == {f"./{app_bundle.SITE_PATH}": f"./{app_bundle.BROWSER_PATH}"}
+    assert "files" not in config   # web/snapshot.mjs writes the bundle
+    assert f'path: "{app_bundle.BROWSER_PATH}"' in (dist / "web" / "snapshot.mjs").read_text(encoding="utf-8")
     assert config["interpreter"] == "./web/snapshot.mjs"
     assert not (dist / "pyscript.toml").exists()   # the config is in the page
     assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
-    assert f'<link rel="preload" href="./{app_bundle.SITE_PATH}" as="fetch" crossorigin="anonymous">' in page
+    assert f'href="./{app_bundle.SITE_PATH}"' not in page   # fetched once the wasm is in, not preloaded
 
 
 def test_dist_starts_every_download_from_the_page_head(dist):
@@ -60,9 +62,50 @@ def test_dist_starts_every_download_from_the_page_head(dist):
     core = [path.relative_to(dist).as_posix() for path in (dist / "web/vendor/pyscript").glob("core-*.js")]
     assert set(preloaded) == {*core, "web/snapshot.mjs", "web/vendor/pyodide/pyodide.mjs",
                               "web/vendor/pyodide/pyodide.asm.mjs", "web/vendor/pyodide/pyodide.asm.wasm",
-                              "web/vendor/pyodide/python_stdlib.zip", "web/app.zip",
+                              "web/vendor/pyodide/python_stdlib.zip",
                               "web/vendor/pyodide/pyodide-lock.json", "web/main.py"}
     assert all((dist / path).is_file() for path in preloaded)
+
+
+def pyscript_sources(core: Path) -> dict[str, str]:
+    """The sources core-*.js writes at start ({"context.py": ...}): its {pyscript:{...}} object,
+    whose strings are JSON strings."""
+    text = core.read_text(encoding="utf-8")
+    start = at = text.index("{pyscript:{")
+    depth = 0
+    while True:
+        if text[at] == '"':
+            at += 1
+            while text[at] != '"':
+                at += 2 if text[at] == "\\" else 1
+        elif text[at] in "{}":
+            depth += 1 if text[at] == "{" else -1
+            if depth == 0:
+                break
+        at += 1
+    return json.loads('{"pyscript":' + text[start + len("{pyscript:"):at + 1])["pyscript"]
+
+
+def test_pyscript_modules_ship_as_checked_bytecode_of_the_vendored_sources(dist):
+    """web/pyscript.zip: a checked-hash pyc, where CPython looks for it, of each module that
+    `import pyscript` runs, compiled by the vendored Pyodide from the very source PyScript writes."""
+    bytecode = dist / build_dist.PYSCRIPT_BYTECODE
+    sources = pyscript_sources(next((ROOT / "web/vendor/pyscript").glob("core-*.js")))
+    magic = app_bundle.magic_of(app_bundle.STDLIB)
+    with zipfile.ZipFile(bytecode) as zin:
+        members = {info.filename: info for info in zin.infolist()}
+        found = [re.fullmatch(r"pyscript/__pycache__/(\w+)\.(cpython-3\d+)\.pyc", name) for name in members]
+        assert all(found) and len({match[2] for match in found}) == 1, sorted(members)
+        modules = {match[1] for match in found}
+        assert {"__init__", "context", "display", "ffi", "util"} <= modules
+        assert not {"web", "fs", "media"} & modules   # never imported by the game
+        for name, info in members.items():
+            header = zin.read(name)[:16]
+            assert header[:4] == magic and int.from_bytes(header[4:8], "little") == 3   # hash-based, checked
+            source = sources[name.split("/")[-1].split(".")[0] + ".py"].encode("utf-8")
+            assert _imp.source_hash(int.from_bytes(magic, "little"), source) == header[8:16], name
+            assert info.flag_bits & 0x800   # a UTF-8 name: no cp437 codec needed to read it
+    assert build_dist.PYSCRIPT_BYTECODE in precached(dist)
 
 
 def test_dist_lock_has_no_packages_and_its_compressed_copies_match(dist):
@@ -133,7 +176,7 @@ def test_a_module_with_a_syntax_error_is_bundled_as_source(tmp_path):
 
 def test_dist_config_wraps_the_interpreter_and_replaces_the_files():
     config = build_dist.dist_config()
-    assert config["files"] == {"./web/app.zip": "./app.zip"}
+    assert "files" not in config
     assert config["interpreter"] == "./web/snapshot.mjs"
     assert "!py-editor" in config["plugins"] and "!py-terminal" in config["plugins"]
     assert "!error" not in config["plugins"]   # Python errors still show on the page

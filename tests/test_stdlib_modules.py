@@ -1,6 +1,7 @@
 """scripts/stdlib_modules.py: the standard library modules dist/ ships (scripts/stdlib_modules.txt)
 hold every one the game imports, and the trimmed zip holds exactly those, stored uncompressed."""
 
+import ast
 import sys
 import zipfile
 from pathlib import Path
@@ -59,3 +60,61 @@ def test_trim_keeps_only_the_listed_modules_stored(tmp_path):
         assert {info.compress_type for info in zin.infolist()} == {zipfile.ZIP_STORED}
     with pytest.raises(KeyError):
         stdlib_modules.trim(["email.mime"], target, source)
+
+
+def guarded_imports(source: str, names: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """(names imported inside a `try` whose handlers catch ImportError, names imported anywhere
+    else) among `names`, at a module's top level."""
+    guarded, bare = set(), set()
+
+    def catches_import_error(node: ast.Try) -> bool:
+        return any(handler.type is not None and "ImportError" in ast.unparse(handler.type) for handler in node.handlers)
+
+    def visit(node: ast.AST, inside_try: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                targets = ([alias.name for alias in child.names] if isinstance(child, ast.Import)
+                           else [child.module or ""] + [f"{child.module}.{alias.name}" for alias in child.names])
+                for target in targets:
+                    if target in names:
+                        (guarded if inside_try else bare).add(target)
+            if isinstance(child, ast.Try):
+                for statement in child.body:
+                    visit(ast.Module(body=[statement], type_ignores=[]), catches_import_error(child) or inside_try)
+                for part in child.handlers + child.orelse + child.finalbody:
+                    visit(part if isinstance(part, ast.AST) else ast.Module(body=[part], type_ignores=[]), inside_try)
+                continue
+            visit(child, inside_try)
+
+    visit(ast.parse(source), False)
+    return guarded, bare
+
+
+def test_guarded_imports_tells_an_optional_import_from_a_required_one():
+    source = ("try:\n    import bz2\nexcept ImportError:\n    bz2 = None\nimport lzma\n"
+              "try:\n    from compression import zstd\nexcept (ImportError, AttributeError):\n    pass\n"
+              "try:\n    import json\nexcept ValueError:\n    pass\n")
+    names = ("bz2", "lzma", "compression.zstd", "json")
+    assert guarded_imports(source, names) == ({"bz2", "compression.zstd"}, {"lzma", "json"})
+
+
+@pytest.mark.skipif(not stdlib_modules.SOURCE_ZIP.is_file(), reason="node_modules/pyodide is missing: scripts/setup")
+def test_the_modules_left_out_are_only_ever_imported_where_their_absence_is_caught():
+    """bz2, lzma and compression.* are left out of dist's stdlib: no shipped module may need
+    them, only try them (shutil and zipfile do, inside `except ImportError`)."""
+    listed = set(stdlib_modules.read_list())
+    assert not listed & set(stdlib_modules.LEFT_OUT)
+    tops = tuple(name for name in stdlib_modules.LEFT_OUT if "." not in name) + ("compression.zstd",)
+    known = stdlib_modules.archive_modules(stdlib_modules.SOURCE_ZIP)
+    trying = set()
+    with zipfile.ZipFile(stdlib_modules.SOURCE_ZIP) as zin:
+        for name in sorted(listed):
+            source = zin.read(known[name]).decode("utf-8")
+            if not any(top.split(".")[0] in source for top in tops):
+                continue
+            guarded, bare = guarded_imports(source, tops)
+            assert not bare, f"{name} imports {bare} unguarded: it must stay in the list"
+            trying |= {name} if guarded else set()
+    assert {"shutil", "zipfile"} <= trying

@@ -1,7 +1,7 @@
 """Browser entry point: PyScript runs this file once pyscript.toml's [files] are in place.
 
 The built site (scripts/build_dist.py) ships game/ and web/ as one zip of precompiled
-bytecode, which PyScript writes to app.zip; it goes first on sys.path, so zipimport loads
+bytecode, which its interpreter wrapper (web/snapshot.mjs) writes to app.zip; it goes first on sys.path, so zipimport loads
 every module from it. The repository's own page has no app.zip and imports the sources.
 Then it mounts the table (web.dom), which removes the loading line and sets the ready
 marker (`<html data-ready="true">`) that tests and the benchmark wait for.

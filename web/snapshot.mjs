@@ -32,6 +32,34 @@ const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
 const root = document.documentElement;
 
+// Our modules (web/app.zip) and PyScript's own as bytecode (web/pyscript.zip, see
+// unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
+// last byte. So they are fetched from then on, not with the rest: on a slow network every byte
+// fetched before the wasm's last one delays it (bench/ready_path.py shows the wasm's end).
+// The moment is when WebAssembly.instantiateStreaming, Pyodide's one call of it, resolves: its
+// last byte is in. The fetches start in that promise's first reaction, before Pyodide's own,
+// which runs the runtime's start in one long task (a resource-timing observer's callback would
+// wait behind it). install() starts them anyway if that never happened. This wrapper writes
+// app.zip where web/main.py finds it (dist's PyScript config has no [files]).
+const later = {};   // the promises of the two files' bytes, once requested
+function fetchLater() {
+  if (later.bundle) return;
+  const bytes = (url) => fetch(url).then((response) =>
+    (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`${response.status} ${url}`))));
+  later.bundle = bytes(BUNDLE.url);
+  later.bundle.catch(() => {});   // reported by install(); no "unhandled rejection" before that
+  later.bytecode = bytes(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
+}
+const streaming = WebAssembly.instantiateStreaming;
+if (streaming) {
+  WebAssembly.instantiateStreaming = function (...args) {
+    WebAssembly.instantiateStreaming = streaming;   // only this first call is watched
+    const compiled = streaming.apply(this, args);
+    compiled.then(fetchLater, fetchLater);
+    return compiled;
+  };
+}
+
 // Runs in the restored interpreter before PyScript uses it: the snapshot must hold the modules
 // it was made for, and the random module must not replay the state saved with the snapshot
 // (every visit would draw the same numbers; the game's seeds come from os.urandom anyway).
@@ -87,7 +115,13 @@ async function forget(error) {
 }
 
 export async function loadPyodide(given = {}) {
-  const options = { ...given, indexURL };
+  const pyodide = await start({ ...given, indexURL });
+  await install(pyodide);
+  return pyodide;
+}
+
+// The runtime, from the stored snapshot when there is one that works, else started normally.
+async function start(options) {
   if (stored) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: stored });
@@ -109,6 +143,28 @@ export async function loadPyodide(given = {}) {
   root.dataset.snapshot ||= "none";
   if (usable()) whenReadyAndIdle(makeSnapshot);
   return pyodide;
+}
+
+// Our modules and PyScript's bytecode into the file system, once the runtime is up.
+async function install(pyodide) {
+  fetchLater();
+  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(await later.bundle));
+  await unpackBytecode(pyodide);
+}
+
+// PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs), unpacked into
+// the working directory: PyScript then writes their sources next to them, and CPython imports
+// the bytecode instead of compiling the sources (it checks the sources' hash, so a mismatch
+// just compiles as before). Without it (not fetched, not unpacked), they are compiled as on
+// any page.
+async function unpackBytecode(pyodide) {
+  const bytes = await later.bytecode;
+  if (!bytes) return;
+  try {
+    pyodide.unpackArchive(bytes, "zip");
+  } catch (error) {
+    console.warn("Cribbage: PyScript's bytecode was not unpacked:", error);
+  }
 }
 
 // After the table is ready (html[data-ready]) and a quiet moment: the snapshot's worker

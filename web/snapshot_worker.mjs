@@ -5,7 +5,7 @@
 // started without a snapshot. We start a second, throw-away Pyodide here with _makeSnapshot
 // (it then records how Python reaches JS objects, by path from globalThis, so the snapshot
 // can be restored in another realm: the page's main thread), put our bundle where the page
-// puts it (PyScript writes [files] to Python's working directory, web/main.py puts it first
+// puts it (web/snapshot.mjs writes it to Python's working directory, web/main.py puts it first
 // on sys.path), import the modules that need no browser API (`modules`: never js, pyodide or
 // pyscript, which would tie the heap to this worker's JS objects), and store the heap in
 // Cache Storage under `key`, which names the build. Replies {ok, bytes} or {ok: false, error}.

@@ -63,6 +63,7 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
                             "(json.decoder.JSONDecoder.decode.__code__, web.table.__spec__.loader.get_code('web.table'))"
                             " for position in code.co_positions() if position[0] is not None]")
     assert columns and all(position == [None, None] for position in columns), columns[:5]
+    assert_pyscript_precompiled(page)
     context.set_offline(True)
     page.goto(dist_site + "?speed=instant")
     wait_ready(page)
@@ -88,6 +89,30 @@ PYTHON = """async (code) => {
     const result = scope.get("result");
     return result?.toJs ? result.toJs() : result;
 }"""
+
+
+# Each of PyScript's modules the page imported: (name, whether its __pycache__ .pyc exists and is
+# a checked-hash pyc of the very source PyScript wrote, which CPython then imports as it is).
+PYSCRIPT_PYCS = """import importlib.util, os, sys
+result = []
+for name, module in sorted(sys.modules.items()):
+    if name.split(".")[0] != "pyscript" or not getattr(module, "__file__", None):
+        continue
+    with open(module.__file__, "rb") as stream:
+        source = stream.read()
+    pyc = module.__spec__.cached
+    header = open(pyc, "rb").read(16) if pyc and os.path.isfile(pyc) else b""
+    result.append([name, header[:4] == importlib.util.MAGIC_NUMBER and header[4:8] == (3).to_bytes(4, "little")
+                   and header[8:16] == importlib.util.source_hash(source)])
+"""
+
+
+def assert_pyscript_precompiled(page) -> None:
+    """web/pyscript.zip's bytecode sits next to every PyScript module the page imported, and
+    matches the source PyScript wrote (scripts/precompile_pyscript.mjs)."""
+    modules = dict(page.evaluate(PYTHON, PYSCRIPT_PYCS))
+    assert {"pyscript", "pyscript.context", "pyscript.display"} <= set(modules), modules
+    assert all(modules.values()), modules
 
 
 def precached(site: str) -> list[str]:
@@ -123,6 +148,7 @@ def test_dist_second_visit_starts_from_the_snapshot_and_plays(browser, dist_site
     first_visit_with_snapshot(page, dist_site)
     open_table(page, dist_site, players=2, level="easy")
     assert page.evaluate(SNAPSHOT_STATE) == "loaded"
+    assert_pyscript_precompiled(page)
     play_game(page, checks_every=8)
     context.close()
     assert watched.outside() == []
