@@ -207,3 +207,34 @@ def test_a_hint_with_one_rank_to_play_says_so_without_searching():
     state, _ = apply(state, "1 discard 6H 7H")
     hint = TableCoach(0).hint(view(state, 0))
     assert hint.kind == "only" and "can be played" in hint_html(hint)
+
+
+def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_review_at_once():
+    """Once the player has thrown, the coach's first job is ranking that discard (in slices, as
+    the page runs it); the show's review then uses that ranking. A hint asked for before the
+    throw has ranked it already."""
+    ctl = table(seed=11)
+    for card in ctl.view().hand[:2]:
+        ctl.command("select", str(card))
+    ctl.command("confirm-discard")
+    assert ctl.coach_waiting() and ctl.coach.pending()[0] == "rank"
+    _, choice = ctl.coach.pending()
+    steps = sum(1 for _ in ctl.coach_thinking())
+    assert steps == 15 and ctl.coach.pending() is None             # one step per way to throw two
+    ranked = ctl.coach.ranked[choice]
+    while not ctl.show:
+        if ctl.bot_waiting():
+            ctl.bot_step()
+        else:
+            ctl.command("play", str(ctl.view().legal[-1].card))
+    review, _ = ctl.hand_review()
+    assert review.discard.options is ranked and review.discard.chosen is not None
+    assert 'data-testid="coach-review"' in render(ctl)
+
+    hinted = table(seed=11)
+    hinted.command("key", "h")
+    for card in hinted.view().hand[:2]:
+        hinted.command("select", str(card))
+    hinted.command("confirm-discard")
+    assert hinted.coach.pending() is None
+    assert hinted.coach.ranked[choice] == ranked

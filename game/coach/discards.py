@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..bots import crib_data, crib_table
+from ..bots.levels import run
 from ..cards import Card, format_cards
 from ..scoring import score_hand
 
@@ -112,6 +113,12 @@ def rank_discards(hand, players: int, my_crib: bool, starters) -> tuple[DiscardO
     """Every discard of ``hand`` (2 cards in two players, else 1), best first; ties keep the
     order of the cards. ``starters``: the cards the starter may be (those the seat has not seen).
     """
+    return run(think_discards(hand, players, my_crib, starters))
+
+
+def think_discards(hand, players: int, my_crib: bool, starters):
+    """`rank_discards` as a generator that yields after each option it weighs, so a page can
+    spread the work over several turns of its event loop; returns the ranked options."""
     hand = tuple(sorted(hand))
     starters = tuple(starters)
     if not starters:
@@ -128,6 +135,7 @@ def rank_discards(hand, players: int, my_crib: bool, starters) -> tuple[DiscardO
         crib = sum((row[starter.rank] for starter in starters), Fraction(0)) / n
         hand_mean = Fraction(hand_total, n)
         options.append(DiscardOption(kept, thrown, hand_mean, crib, hand_mean + sign * crib))
+        yield
     options.sort(key=lambda option: -option.value)   # stable: ties keep the cards' order
     return tuple(options)
 
@@ -138,14 +146,24 @@ def _splits(hand, throw: int):
     return [(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]]
 
 
-def review_discard(view, action=None, starter=None, hand_shown=None, crib_shown=None) -> DiscardReview:
-    """The review of the discard ``view``'s seat faces (a view in the discard phase, before it
-    chose): every option ranked, ``action`` (its discard, if made) marked, and the results once
-    public. Raises `ValueError` for a view with no discard to make or an action not in it."""
+def discard_choice(view) -> tuple:
+    """What a discard's ranking depends on: the seat's hand, the table's size, whose crib it
+    is and the cards the starter may be (`rank_discards`'s arguments)."""
     if view.phase != "discard" or view.has_discarded[view.seat]:
         raise ValueError("a discard review needs the view of a seat about to discard")
+    return tuple(sorted(view.hand)), view.config.players, view.my_crib, tuple(view.unseen())
+
+
+def review_discard(view, action=None, starter=None, hand_shown=None, crib_shown=None,
+                   options=None) -> DiscardReview:
+    """The review of the discard ``view``'s seat faces (a view in the discard phase, before it
+    chose): every option ranked, ``action`` (its discard, if made) marked, and the results once
+    public. ``options``: the ranking if already made (`rank_discards` of `discard_choice`).
+    Raises `ValueError` for a view with no discard to make or an action not in it."""
+    choice = discard_choice(view)
     players = view.config.players
-    options = rank_discards(view.hand, players, view.my_crib, view.unseen())
+    if options is None:
+        options = rank_discards(*choice)
     chosen = None
     if action is not None:
         thrown = tuple(sorted(action.cards))

@@ -4,8 +4,10 @@ game's summary. Pure Python over `game.coach`; the HTML is `web.coach.view`'s.
 `TableCoach` follows one seat's game with a `game.coach.Walker` (each action replayed once
 more, keeping only that seat's views), or at a friends table's guest, which has no state, with
 a `game.coach.SeatWalker` fed the views the host sends. It remembers the play reviews it has
-searched, and says which are still to do, so the page can search them in slices while the
-bots (or the other players) think.
+searched and the discards it has ranked, and says which are still to do, so the page can do
+them in slices while the bots (or the other players) think: the ranking of a hand's discard
+(every option over every starter) is then ready when the show brings its review, instead of
+holding up the move that brings the show.
 
 >>> from web.session import Session
 >>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from game.bots.levels import run
 from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
                         Walker, has_choice, review_discard, think_play, think_values)
+from game.coach.discards import discard_choice, think_discards
 from game.engine import new_game
 
 
@@ -40,12 +43,15 @@ class Hint:
 class TableCoach:
     """What the coach knows of one seat's game so far."""
 
+    RANKED_KEPT = 32      # discard rankings kept (a hand's choice ranks alike in any game)
+
     def __init__(self, seat: int):
         self.seat = seat
         self.walker: Walker | SeatWalker | None = None
         self.game = None                       # which game the walker follows
         self.known: dict[int, PlayReview] = {}  # view state id -> its play's review
         self.discards: dict[int, DiscardReview] = {}
+        self.ranked: dict[tuple, tuple] = {}     # discard_choice(view) -> rank_discards of it
 
     # -- following the game --
 
@@ -70,26 +76,48 @@ class TableCoach:
         return self.walker.hands if self.walker else []
 
     def pending(self):
-        """The first of the seat's plays not reviewed yet, as (view, action), or None."""
+        """The first thing still to do, or None: ``("rank", choice)`` for a discard made but
+        not ranked yet (its `discard_choice`), ``("play", view, action)`` for a play not
+        reviewed yet."""
         for hand in self.hands:
+            if hand.discard is not None:
+                choice = discard_choice(hand.discard_view)
+                if choice not in self.ranked:
+                    return "rank", choice
             for seen, action in hand.plays:
                 if seen.state_id not in self.known:
-                    return seen, action
+                    return "play", seen, action
         return None
 
     def thinking(self):
-        """Review the first pending play, as a generator that yields between samples."""
+        """Do the first pending job, as a generator that yields between its steps."""
         job = self.pending()
-        if job is not None:
-            seen, action = job
+        if job is None:
+            return
+        if job[0] == "rank":
+            self._rank(job[1], (yield from think_discards(*job[1])))
+        else:
+            _, seen, action = job
             self.known[seen.state_id] = yield from think_play(seen, action)
+
+    def _ranking(self, view) -> tuple:
+        """The ranked discards of ``view``'s choice (made now if the page had no time yet)."""
+        choice = discard_choice(view)
+        if choice not in self.ranked:
+            self._rank(choice, run(think_discards(*choice)))
+        return self.ranked[choice]
+
+    def _rank(self, choice: tuple, options: tuple) -> None:
+        self.ranked[choice] = options
+        while len(self.ranked) > self.RANKED_KEPT:       # the oldest go first
+            del self.ranked[next(iter(self.ranked))]
 
     # -- what the screen shows --
 
     def hint(self, view) -> Hint | None:
         """The suggestion for ``view``'s decision, or None when the seat has none to make."""
         if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:
-            return Hint(view.state_id, "discard", discard=review_discard(view))
+            return Hint(view.state_id, "discard", discard=review_discard(view, options=self._ranking(view)))
         if view.phase == "play" and view.turn == view.seat and view.legal:
             cards = tuple(action.card for action in view.legal)
             if not has_choice(view):      # one rank only: nothing to weigh
@@ -104,7 +132,8 @@ class TableCoach:
         review = self.discards.get(key)
         if review is None or review.crib_shown != hand.crib_shown:
             review = self.discards[key] = review_discard(
-                hand.discard_view, hand.discard, hand.starter, hand.hand_shown, hand.crib_shown)
+                hand.discard_view, hand.discard, hand.starter, hand.hand_shown, hand.crib_shown,
+                options=self._ranking(hand.discard_view))
         return review
 
     def hand_review(self, hand: HandSeen, number: int) -> tuple[HandReview, int]:
