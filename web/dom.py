@@ -29,7 +29,7 @@ from .render import render
 from .session import Session
 from .net.identity import fragment_params
 from .table.cards import sprite as card_sprite
-from .table.motion import MORPH_JS, Morph, duration_ms
+from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
 
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
@@ -228,7 +228,7 @@ class App(FriendsGlue):
         self.apply_prefs()
         screen = self.profile.render() if self.profile.screen else render(self.ctl)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
-            self._morph = Morph(js.eval(MORPH_JS))
+            self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed
         if pace != self._pace:     # (a custom property on the root restyles the whole page)
             self._pace, style = pace, self.document.documentElement.style
@@ -252,7 +252,7 @@ class App(FriendsGlue):
             focus = self.root.querySelector(f'input[data-testid="{testid}"]')
         focus = focus or self.root.querySelector("[autofocus]")
         if focus and not focus.disabled and focus != self.document.activeElement:
-            focus.focus()
+            self._focus_later(focus)
         lines = self.root.querySelector(".chat-lines")
         if lines and lines.childElementCount != self._chat_lines:   # (reading the height lays the page out)
             self._chat_lines = lines.childElementCount

@@ -158,6 +158,22 @@ class Morph:
         self.last = parts
 
 
+# Focus a control once the browser has laid out the page for the next frame (a
+# ResizeObserver's first report, as for the cards above): focusing at once would make it lay
+# the new screen out inside the input's task (14-25 ms for a show's Continue button), only to
+# do it again for the frame if anything changed after.
+FOCUS_JS = r"""
+(el) => {
+  window.__focusWatch?.disconnect();   // a later screen's focus wins
+  const watch = new ResizeObserver(() => {
+    watch.disconnect();
+    if (el.isConnected && !el.disabled && document.activeElement !== el) el.focus();
+  });
+  window.__focusWatch = watch;
+  watch.observe(el);
+}
+"""
+
 MORPH_JS = r"""
 (root, html, ms) => {
   if (ms > 0 && window.matchMedia("(prefers-reduced-motion: reduce)").matches) ms = 0;
