@@ -10,7 +10,10 @@ sends once the page holds the card drawings and the board (static parts as stubs
 
 A "move" here is one of the player's own inputs and the repaint it causes (choosing a crib card
 8 times, then playing a card): Chrome's ScriptDuration metric (all JavaScript and WebAssembly on
-the main thread, so Python too) before and after. Frames: requestAnimationFrame timestamps for
+the main thread, so Python too) before and after. ScriptDuration leaves out the style and
+layout work a script forces, so the plays through the game are also timed whole: the click's
+task on the main thread, from a Chromium trace, in thread time (what the machine's other load
+does not inflate). Frames: requestAnimationFrame timestamps for
 the 600 ms after a card is played at the normal pace (300 ms of motion); a gap over 25 ms counts
 its missing frames as dropped, and the same 600 ms on the idle table just before says what the
 machine itself allows (a loaded machine drops frames with nothing moving). Each phase starts
@@ -20,6 +23,7 @@ from the same table (tests/e2e/tables.py).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -82,6 +86,37 @@ def plays_in_a_game(page, cdp, count: int) -> list[float]:
     return found
 
 
+def input_task_ms(raw: bytes) -> float | None:
+    """The main thread's time (thread time, ms) in the task that handled a click, from a trace."""
+    events = json.loads(raw)["traceEvents"]
+    clicks = [e for e in events if e.get("name") == "EventDispatch" and "tdur" in e
+              and e.get("args", {}).get("data", {}).get("type") == "click"]
+    if not clicks:
+        return None
+    click = max(clicks, key=lambda e: e["tdur"])
+    tasks = [e for e in events if e.get("ph") == "X" and e["pid"] == click["pid"] and e["tid"] == click["tid"]
+             and "tdur" in e and e["ts"] <= click["ts"] and e["ts"] + e["dur"] >= click["ts"] + click["dur"]]
+    return max(tasks, key=lambda e: e["dur"])["tdur"] / 1000      # the outermost: the whole task
+
+
+def traced_plays(browser, page, count: int) -> list[float]:
+    """The input task of each of the player's next ``count`` plays (`input_task_ms`)."""
+    found = []
+
+    def timed(page) -> bool:
+        page.wait_for_timeout(300)
+        browser.start_tracing(page=page, categories=["devtools.timeline", "disabled-by-default-devtools.timeline"])
+        clicked = page.evaluate(CLICK_PLAY)
+        page.wait_for_timeout(100)
+        task = input_task_ms(browser.stop_tracing())
+        if clicked and task is not None:
+            found.append(task)
+        return len(found) >= count
+
+    play_until(page, "verdict", timed)
+    return found
+
+
 def markup(players: int) -> None:
     """Bytes of markup per repaint, whole and with the static parts the page holds as stubs."""
     from web.controller import Controller
@@ -92,16 +127,24 @@ def markup(players: int) -> None:
     except ImportError:          # (an older tree, for a before-and-after: every repaint whole)
         def elide_statics(html, sent):
             return html
+    try:
+        from web.table.motion import elide_same
+    except ImportError:          # (an older tree: keyed parts as they were go whole)
+        def elide_same(html, last):
+            return html, {}
     for phase, save in saves(players).items():
         if phase == "over":
             continue
         ctl = Controller(seed_source=lambda: 7)
         ctl.resume(Session.from_json(save))
         sent: set = set()
-        first = elide_statics(render(ctl), sent)
+        first, shown = elide_same(render(ctl), {})
+        first = elide_statics(first, sent)
         again = elide_statics(render(ctl), sent)
+        same = elide_statics(elide_same(render(ctl), shown)[0], sent)
         print(f"{players} players, {phase}: markup per repaint {len(first)} bytes whole, "
-              f"{len(again)} bytes once the page holds the static parts", flush=True)
+              f"{len(again)} bytes once the page holds the static parts, {len(same)} bytes when "
+              "nothing changed", flush=True)
 
 
 def main(argv=None) -> None:
@@ -155,6 +198,11 @@ def main(argv=None) -> None:
             print(f"{players} players, CPU x{throttle}: {len(plays)} plays through the game that follows: "
                   f"median {statistics.median(plays):.1f} ms, p90 {percentile(plays, 0.9):.1f} ms, "
                   f"max {max(plays):.1f} ms", flush=True)
+            tasks = traced_plays(browser, page, args.plays)
+            if tasks:
+                print(f"{players} players, CPU x{throttle}: the input task of {len(tasks)} more plays, whole "
+                      f"(style and layout it forces included; thread time): median {statistics.median(tasks):.1f} ms, "
+                      f"p90 {percentile(tasks, 0.9):.1f} ms, max {max(tasks):.1f} ms", flush=True)
             page.close()
         browser.close()
 
