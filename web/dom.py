@@ -58,7 +58,7 @@ class App(FriendsGlue):
         self._morph = None
         self._linker = None
         self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
-        self._chat_lines = -1
+        self._chat_seen = None          # the chat's length, first and last lines when last scrolled
 
     # -- set-up and teardown --
 
@@ -254,9 +254,12 @@ class App(FriendsGlue):
         if focus and not focus.disabled and focus != self.document.activeElement:
             self._focus_later(focus)
         lines = self.root.querySelector(".chat-lines")
-        if lines and lines.childElementCount != self._chat_lines:   # (reading the height lays the page out)
-            self._chat_lines = lines.childElementCount
-            lines.scrollTop = lines.scrollHeight
+        if lines:       # scrolled when a line came only: reading the height lays the page out
+            ends = (lines.firstElementChild, lines.lastElementChild)   # (the last 200 are shown)
+            seen = (lines.childElementCount, *(str(line.textContent) if line else "" for line in ends))
+            if seen != self._chat_seen:
+                self._chat_seen = seen
+                lines.scrollTop = lines.scrollHeight
 
     def _notice_html(self) -> str:
         if not self.notice:

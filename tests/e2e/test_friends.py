@@ -142,7 +142,12 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     assert session.state.phase == "over" and session.names == ["Hana", "Gus <b>"]
     expect(guest.get_by_test_id("verdict")).to_be_visible()
     expect(guest.get_by_test_id("chat-lines")).to_contain_text("wins the game")
-    # A whole game's chat scrolls: its list takes the keyboard focus (axe: scrollable-region-focusable).
+    # A whole game's chat scrolls, and shows its latest line: the list is at its bottom.
+    for page in (host, guest):
+        page.wait_for_function("""() => { const list = document.querySelector('[data-testid="chat-lines"]');
+            return list.scrollHeight > list.clientHeight + 20
+                && list.scrollTop + list.clientHeight >= list.scrollHeight - 2; }""", timeout=5000)
+    # The list takes the keyboard focus (axe: scrollable-region-focusable).
     problems: list[str] = []
     for page, who in ((host, "host"), (guest, "guest")):
         check_sizes(page, f"the {who}'s game over", problems)
