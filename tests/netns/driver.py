@@ -31,8 +31,6 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
-os.environ.setdefault("DEBUG", "pw:browser")   # (read when Playwright's driver starts)
-
 from harness import CHROMIUM, CHROMIUM_ARGS, READY, with_query  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
@@ -230,6 +228,9 @@ class Driver:
 
 
 def main() -> None:
+    # Read when Playwright's driver starts; set here, not at import: pytest imports this module
+    # (for its doctests), and the setting would reach every browser test in that process.
+    os.environ.setdefault("DEBUG", "pw:browser")
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
