@@ -153,9 +153,8 @@ class Morph:
         except Exception:
             # The page is not what was sent last (a repaint broke off): send it all, once.
             self.last = {}
-            short, parts = html, elide_same(html, {})[1]
-            self.js(root, elide_statics(short, self.sent), ms)
-        self.last = parts
+            self.js(root, elide_statics(html, self.sent), ms)
+        self.last = parts      # (the parts of html, whatever was cut from it)
 
 
 # Focus a control once the browser has laid out the page for the next frame (a
@@ -284,8 +283,7 @@ MORPH_JS = r"""
   if (!moving.length) return;
   // The new places are read when the browser lays the page out for the next frame: a
   // ResizeObserver's first report comes after that layout and before the paint. Reading them
-  // here would make the browser lay the page out at once, inside this input's task, and again
-  // for the frame once the animations start.
+  // here would make the browser lay the page out at once, inside this input's task.
   const watch = new ResizeObserver(() => {
     watch.disconnect();
     const places = moving.map(([el]) => el.getBoundingClientRect());   // all read, then all started
