@@ -285,12 +285,14 @@ def statics_as_stubs(html: str) -> str:
     return re.sub(r'(<g[^>]*data-static="[^"]+")>.*?</g>', r"\1 data-stub></g>", stubbed)
 
 
-def test_a_repaint_sends_the_card_drawings_and_the_board_once():
-    """`Morph` sends each static part (a card's drawing, the board's wood) whole the first time,
-    then as an empty stub the page fills from its copy: a repaint sends about half the markup."""
+def test_a_repaint_sends_the_card_faces_and_the_board_once():
+    """`Morph` sends each card's face to the page's sprite the first time the card shows, and
+    each static part (the board's wood) whole the first time, then as an empty stub the page
+    fills from its copy: a repaint sends about half the markup."""
     from web.table.motion import Morph, elide_same
     sent_to_page = []
-    morph = Morph(lambda root, html, ms: sent_to_page.append(html))
+    faces_to_page = []
+    morph = Morph(lambda root, html, ms, faces: (sent_to_page.append(html), faces_to_page.append(faces)))
     ctl = start(players=4)
     for _ in range(6):
         morph(None, render(ctl), 0)
@@ -304,6 +306,13 @@ def test_a_repaint_sends_the_card_drawings_and_the_board_once():
     assert 'data-static="board-61-2" data-stub></g>' in sent_to_page[1] and 'data-static="board-61-2"><rect' in sent_to_page[0]
     # nothing but the static parts' insides and the parts as they were is left out
     assert statics_as_stubs(elide_same(render(ctl), elide_same(whole, {})[1])[0]) == again
+    # every face a screen used was sent, once, before (or with) that screen
+    sent_faces = re.findall(r'<symbol id="face-(\w\w)"', "".join(faces_to_page))
+    used = set(re.findall(r'href="#face-(\w\w)"', "".join(sent_to_page)))
+    assert len(sent_faces) == len(set(sent_faces)) and set(sent_faces) == used and len(used) >= 8
+    for screen, faces in enumerate(faces_to_page):
+        have = set(re.findall(r'id="face-(\w\w)"', "".join(faces_to_page[:screen + 1])))
+        assert set(re.findall(r'href="#face-(\w\w)"', sent_to_page[screen])) <= have
 
 
 def page_after(shown: dict, sent: str) -> str:
@@ -327,7 +336,8 @@ def test_a_repaint_leaves_out_the_keyed_parts_the_page_shows_already():
         assert cut > 0
         html = render(ctl)
         sent, _ = elide_same(html, elide_same(html, {})[1])
-        assert len(sent) < 0.5 * len(html) and page_after(elide_same(html, {})[1], sent) == html
+        assert page_after(elide_same(html, {})[1], sent) == html
+        assert re.findall(r' data-key="[^"]+"( data-same)?', sent) == [" data-same"] * sent.count(" data-key=")
 
 
 def test_a_morph_the_page_refused_is_sent_again_whole():
@@ -336,7 +346,7 @@ def test_a_morph_the_page_refused_is_sent_again_whole():
     from web.table.motion import Morph
     sent_to_page = []
 
-    def page(root, html, ms):
+    def page(root, html, ms, faces):
         sent_to_page.append(html)
         if "data-same" in html:
             raise RuntimeError('morph: "coach" is not on the page')

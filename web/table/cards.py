@@ -2,25 +2,28 @@
 with a crowned, mirrored design, and a patterned back. Pure functions.
 
 The suit shapes, the court figures and the back are symbols in one sprite (`sprite()`), put
-in the page once; each card is a small ``<svg>`` that places them with ``<use>``, so a card is
-a few hundred bytes of markup. Colours come from CSS (``currentColor``), so the four-colour
-deck is a stylesheet rule.
+in the page once. Each face is a symbol too (`face_symbol`), added to the sprite the first time
+the card shows (`new_faces`, by `web.table.motion.Morph`); a card on the screen is a ``<svg>``
+with one ``<use>`` of its face, so a card is a few DOM nodes whatever it shows (a show brings
+fifteen new cards at once). Colours come from CSS (``currentColor``), so the four-colour deck
+is a stylesheet rule.
 
 >>> from game.cards import Card
 >>> html = card_face(Card.parse("TC"))
->>> 'data-card="TC"' in html and 'aria-label="10♣ ten of clubs"' in html
+>>> 'data-card="TC"' in html and 'aria-label="10♣ ten of clubs"' in html and 'href="#face-TC"' in html
 True
->>> html.count('href="#pip-C"') == 10 + 2        # ten pips and the two corner suits
+>>> face_symbol(Card.parse("TC")).count('href="#pip-C"') == 10 + 2   # ten pips, two corner suits
 True
->>> card_face(Card.parse("KH")).count('href="#court-K"')
+>>> face_symbol(Card.parse("KH")).count('href="#court-K"')
 2
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
-from game.cards import RANKS
+from game.cards import RANKS, Card
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 W, H = 60, 84   # the card's drawing box (5:7)
@@ -117,8 +120,10 @@ def _pip(suit: str, x: float, y: float, size: float, turned: bool) -> str:
 
 
 @lru_cache(maxsize=64)
-def face_svg(card) -> str:
-    """The face's drawing: corners, then pips (A-10) or the court design (J, Q, K)."""
+def face_symbol(card) -> str:
+    """The face's drawing as a symbol of the sprite (``#face-5H``): corners, then pips (A-10)
+    or the court design (J, Q, K). Inside a ``<use>`` the page's stylesheet does not reach, so
+    its own styles are inline."""
     suit, rank = card.suit, rank_text(card)
     # The index is drawn from the sprite, not written here: the card's only text is its name.
     corner = (f'<use href="#rank-{rank}" x="-0.5" y="1" width="16" height="16"/>'
@@ -133,11 +138,32 @@ def face_svg(card) -> str:
         letter = RANKS[card.rank - 1]
         half = (f'<use href="#court-{letter}" x="12" y="12" width="36" height="30"/>'
                 f'<use href="#pip-{suit}" x="14.5" y="30" width="8" height="8"/>')
-        parts.append(f'<rect x="11" y="11" width="38" height="62" rx="2" class="court-panel"/>'
+        parts.append(f'<rect x="11" y="11" width="38" height="62" rx="2" style="{COURT_PANEL}"/>'
                      f'{half}<g transform="rotate(180 {W / 2} {H / 2})">{half}</g>'
-                     f'<line x1="13" y1="42" x2="47" y2="42" class="rule"/>')
-    return (f'<svg viewBox="0 0 {W} {H}" aria-hidden="true" focusable="false" data-static="{card}">'
-            f'{"".join(parts)}</svg>')
+                     f'<line x1="13" y1="42" x2="47" y2="42" style="{RULE}"/>')
+    return f'<symbol id="face-{card}" viewBox="0 0 {W} {H}">{"".join(parts)}</symbol>'
+
+
+COURT_PANEL = "fill: color-mix(in srgb, currentColor 9%, #fffdf8); stroke: currentColor; stroke-width: 0.8"
+RULE = "stroke: currentColor; stroke-width: 0.5; opacity: 0.5"
+FACE_USE = re.compile(r'href="#face-(\w\w)"')
+
+
+def new_faces(html: str, defined: set) -> str:
+    """The face symbols ``html`` uses that are not in ``defined`` (the page's sprite), which
+    gains them: markup for the sprite, empty when it has them all.
+
+    >>> defined = set()
+    >>> new_faces(card_face(Card.parse("5H")) + card_face(Card.parse("5H")), defined).count("<symbol"), defined
+    (1, {'5H'})
+    >>> new_faces(card_face(Card.parse("5H")), defined)
+    ''
+    """
+    found = []
+    for text in sorted(set(FACE_USE.findall(html)) - defined):
+        defined.add(text)
+        found.append(face_symbol(Card.parse(text)))
+    return "".join(found)
 
 
 def card_face(card, extra: str = "", tag: str = "span", attrs: str = "", key: str | None = None) -> str:
@@ -148,7 +174,8 @@ def card_face(card, extra: str = "", tag: str = "span", attrs: str = "", key: st
     role = ' role="img"' if tag == "span" else ""
     return (f'<{tag} class="card {colour} suit-{card.suit} {extra}" data-card="{card}" '
             f'data-key="{key or f"card-{card}"}"{role} aria-label="{accessible_name(card)}" {attrs}>'
-            f'{face_svg(card)}</{tag}>')
+            f'<svg viewBox="0 0 {W} {H}" aria-hidden="true" focusable="false"><use href="#face-{card}"/></svg>'
+            f'</{tag}>')
 
 
 def card_back(extra: str = "", key: str = "", origin: str = "") -> str:

@@ -12,16 +12,16 @@ JavaScript, kept here beside the rules it follows) that updates the page in plac
 * Pegs leapfrog: the peg that was in front stays, becoming the back peg, and the other one
   jumps past it to the new score.
 * Everything else is matched by position and kind, its attributes and text changed in place;
-  a part marked ``data-static`` (a card's drawing, the board's holes) is left as it is when the
-  new one carries the same mark.
+  a part marked ``data-static`` (the board's wood and holes, a card's back) is left as it is
+  when the new one carries the same mark.
 
 The pace setting gives the duration (`duration_ms`); instant play and
 ``prefers-reduced-motion`` turn motion off.
 
 Less markup per repaint (`Morph`): a ``data-static`` part is sent whole the first time only;
 after that it goes as an empty stub (``data-stub``) that the page fills from its own copy when
-it needs one (a card that appears anew), and skips when the element is already there. Most of
-a repaint was card drawings and the board's wood, which never change. And a keyed element
+it needs one, and skips when the element is already there. A card's face is a symbol the page
+gets once (`web.table.cards.new_faces`), so a card is a few nodes to parse and insert. And a keyed element
 exactly as the page already shows it (the coach's review of the last hand, a seat where
 nothing happened) goes as an empty ``data-same`` stub that the page leaves alone: neither
 parsed nor walked.
@@ -33,6 +33,8 @@ parsed nor walked.
 from __future__ import annotations
 
 import re
+
+from .cards import new_faces
 
 # Never longer than the bots' pause between moves at the same pace (web.dom.BOT_DELAY).
 DURATIONS = {"slow": 460, "normal": 300, "fast": 170, "instant": 0}
@@ -76,36 +78,43 @@ def elide_statics(html: str, sent: set) -> str:
     return "".join(out)
 
 
-TAG = re.compile(r'<(/?)([a-zA-Z][\w-]*)([^>]*)>')
-KEY = re.compile(r'\bdata-key="([^"]+)"')
+KEY_ATTR = re.compile(r' data-key="([^"]+)"')   # (a literal start: a fast scan; the renderer spaces attributes)
+OPENING = re.compile(r'<([a-zA-Z][\w-]*)[^>]*>')
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+_SAME_NAME: dict = {}    # tag -> the pattern of its own opening and closing tags
 
 
 def keyed_parts(html: str) -> list[tuple[int, int, str]]:
     """Where each keyed element (``data-key``) of ``html`` starts and ends, and its key, in
-    the order they start: one pass over the tags.
+    the order they start. Only the keyed elements' own tag names are scanned for their ends
+    (a screen has about 30 keyed elements among 1,100 tags; a loop over every tag was most of
+    a repaint's Python time in the page).
 
-    >>> keyed_parts('<p><b data-key="x"><i>1</i></b><br data-key="y"></p>')
-    [(3, 31, 'x'), (31, 48, 'y')]
+    >>> keyed_parts('<p><b data-key="x"><i>1</i><b>2</b></b><br data-key="y"></p>')
+    [(3, 39, 'x'), (39, 56, 'y')]
+    >>> keyed_parts('<svg><circle data-key="peg" r="2"/><g data-key="g"><g/></g></svg>')
+    [(5, 35, 'peg'), (35, 59, 'g')]
     """
-    found, open_tags = [], []       # open_tags: (tag, start, key or None)
-    for match in TAG.finditer(html):
-        closing, tag, attrs = match.groups()
-        if closing:
-            while open_tags:
-                opened, start, key = open_tags.pop()
-                if key:
-                    found.append((start, match.end(), key))
-                if opened == tag:
-                    break
-            continue
-        key = KEY.search(attrs) if "data-key" in attrs else None
-        if attrs.endswith("/") or tag in VOID:
-            if key:
-                found.append((match.start(), match.end(), key.group(1)))
-        else:
-            open_tags.append((tag, match.start(), key.group(1) if key else None))
-    found.sort()
+    found = []
+    for attr in KEY_ATTR.finditer(html):
+        opening = OPENING.match(html, html.rfind("<", 0, attr.start()))
+        tag, key, end = opening.group(1), attr.group(1), opening.end()
+        if not (html[end - 2] == "/" or tag in VOID):
+            same = _SAME_NAME.get(tag)
+            if same is None:
+                same = _SAME_NAME[tag] = re.compile(rf'<(/?){tag}\b[^>]*?(/?)>')
+            depth = 1
+            for match in same.finditer(html, end):
+                if match.group(1):
+                    depth -= 1
+                    if not depth:
+                        end = match.end()
+                        break
+                elif not match.group(2):
+                    depth += 1
+            else:
+                end = len(html)          # (never: the renderer closes what it opens)
+        found.append((opening.start(), end, key))
     return found
 
 
@@ -131,7 +140,7 @@ def elide_same(html: str, last: dict) -> tuple[str, dict]:
     for start, end, key in keyed_parts(html):
         whole = parts[key] = html[start:end]
         if start >= at and last.get(key) == whole:
-            tag = TAG.match(html, start).group(2)
+            tag = OPENING.match(html, start).group(1)
             out.append(f'{html[at:start]}<{tag} data-key="{key}" data-same></{tag}>')
             at = end
     out.append(html[at:])
@@ -140,20 +149,23 @@ def elide_same(html: str, last: dict) -> tuple[str, dict]:
 
 class Morph:
     """The page's keyed update (`MORPH_JS`), fed less markup: see `elide_same` and
-    `elide_statics`. One per page: the page keeps a copy of every static part it was sent, so
-    ``sent`` lives as long; ``last`` is what the page shows now, part by part."""
+    `elide_statics`; the card faces the screen needs go into the page's sprite first
+    (`web.table.cards.new_faces`). One per page: the page keeps a copy of every static part and
+    every face it was sent, so ``sent`` and ``faces`` live as long; ``last`` is what the page
+    shows now, part by part."""
 
     def __init__(self, morph_js):
-        self.js, self.sent, self.last = morph_js, set(), {}
+        self.js, self.sent, self.faces, self.last = morph_js, set(), set(), {}
 
     def __call__(self, root, html: str, ms: int) -> None:
         short, parts = elide_same(html, self.last)
+        faces = new_faces(html, self.faces)
         try:
-            self.js(root, elide_statics(short, self.sent), ms)
+            self.js(root, elide_statics(short, self.sent), ms, faces)
         except Exception:
             # The page is not what was sent last (a repaint broke off): send it all, once.
             self.last = {}
-            self.js(root, elide_statics(html, self.sent), ms)
+            self.js(root, elide_statics(html, self.sent), ms, "")
         self.last = parts      # (the parts of html, whatever was cut from it)
 
 
@@ -174,7 +186,12 @@ FOCUS_JS = r"""
 """
 
 MORPH_JS = r"""
-(root, html, ms) => {
+(root, html, ms, faces) => {
+  if (faces) {    // new card faces: symbols for the sprite, before any card uses them
+    const parsed = document.createElement("template");
+    parsed.innerHTML = `<svg>${faces}</svg>`;
+    document.querySelector(".card-sprite").append(...parsed.content.firstChild.childNodes);
+  }
   if (ms > 0 && window.matchMedia("(prefers-reduced-motion: reduce)").matches) ms = 0;
   // A motion still waiting for its frame is dropped: the screen it led to is being replaced.
   window.__morphWatch?.disconnect();
