@@ -187,17 +187,19 @@ FOCUS_JS = r"""
 
 MORPH_JS = r"""
 (root, html, ms, faces) => {
-  if (faces) {    // new card faces: symbols for the sprite, before any card uses them
-    const parsed = document.createElement("template");
-    parsed.innerHTML = `<svg>${faces}</svg>`;
-    document.querySelector(".card-sprite").append(...parsed.content.firstChild.childNodes);
-  }
   if (ms > 0 && window.matchMedia("(prefers-reduced-motion: reduce)").matches) ms = 0;
   // A motion still waiting for its frame is dropped: the screen it led to is being replaced.
   window.__morphWatch?.disconnect();
   const rects = new Map();
   if (ms > 0) {
     for (const el of root.querySelectorAll("[data-key]")) rects.set(el.dataset.key, el.getBoundingClientRect());
+  }
+  if (faces) {    // new card faces: symbols for the sprite, before any card uses them
+    // (after the places above are read: a new symbol restyles the page, and reading a place
+    // after it would make the browser do that at once)
+    const parsed = document.createElement("template");
+    parsed.innerHTML = `<svg>${faces}</svg>`;
+    document.querySelector(".card-sprite").append(...parsed.content.firstChild.childNodes);
   }
   const next = document.createElement("template");
   next.innerHTML = html;
