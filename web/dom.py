@@ -69,6 +69,7 @@ class App(FriendsGlue):
         self._listen(self.root, "submit", self.on_submit)
         self._listen(self.document, "keydown", self.on_key)
         self._listen(self.root, "change", self.on_change)
+        self._listen(self.root, "toggle", self.on_toggle, capture=True)   # (toggle does not bubble)
         self._listen(js.window, "hashchange", self.on_hashchange)
         room = js.URLSearchParams.new(js.window.location.search).get("table")
         shared = str(js.window.location.hash or "")
@@ -101,15 +102,15 @@ class App(FriendsGlue):
             self.paint()
 
     def unmount(self) -> None:
-        for target, name, proxy in self._proxies:
-            target.removeEventListener(name, proxy)
+        for target, name, proxy, capture in self._proxies:
+            target.removeEventListener(name, proxy, capture)
             proxy.destroy()
         self._proxies.clear()
 
-    def _listen(self, target, name, handler) -> None:
+    def _listen(self, target, name, handler, capture: bool = False) -> None:
         proxy = create_proxy(handler)   # without a kept proxy the listener silently never fires
-        target.addEventListener(name, proxy)
-        self._proxies.append((target, name, proxy))
+        target.addEventListener(name, proxy, capture)
+        self._proxies.append((target, name, proxy, capture))
 
     # -- input --
 
@@ -177,6 +178,12 @@ class App(FriendsGlue):
             self.ctl.command("key", event.key)
             self.after_input()
 
+    def on_toggle(self, event) -> None:
+        """The hand history is drawn only while open (web.table.render.log_panel): opened, it
+        needs its lines now; closed, the page lets them go."""
+        if event.target.getAttribute("data-testid") == "log":
+            self.paint()
+
     def on_change(self, event) -> None:
         """Settings apply the moment they change; a chosen profile file is read and merged."""
         target = event.target
@@ -226,7 +233,7 @@ class App(FriendsGlue):
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
-        screen = self.profile.render() if self.profile.screen else render(self.ctl)
+        screen = self.profile.render() if self.profile.screen else render(self.ctl, "log" in opened)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed

@@ -26,10 +26,13 @@ from .friends.lobby import render_join, render_lobby, render_rejected
 from .table.render import render_table
 
 
-def render(ctl: Controller) -> str:
-    """The whole app for the current screen."""
-    screens = {"start": render_start, "table": render_table, "lobby": render_lobby,
-               "join": render_join, "rejected": render_rejected}
+def render(ctl: Controller, log_open: bool = True) -> str:
+    """The whole app for the current screen. ``log_open``: whether the table's hand history
+    is open (closed, its lines are left out: see `web.table.render.log_panel`)."""
+    if ctl.screen == "table":
+        return render_table(ctl, log_open)
+    screens = {"start": render_start, "lobby": render_lobby, "join": render_join,
+               "rejected": render_rejected}
     return screens[ctl.screen](ctl)
 
 

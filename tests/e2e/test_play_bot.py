@@ -205,3 +205,25 @@ def test_a_played_card_travels_from_the_hand_to_the_pile(page, site):
     assert abs(now["x"] + now["width"] / 2 + dx - (was["x"] + was["width"] / 2)) < 2
     assert abs(now["y"] + now["height"] / 2 + dy - (was["y"] + was["height"] / 2)) < 2
     assert abs(dy) > 20, "the pile is above the hand"
+
+
+def test_the_hand_history_is_drawn_when_opened(page, site):
+    """Closed, the history carries no lines (each move would change every line on the page);
+    opened, by mouse or keyboard, it shows them newest first and keeps up with the game."""
+    load(page, site, saves(2)["play"])
+    history = page.get_by_test_id("log")
+    assert history.locator("li").count() == 0
+    history.locator("summary").focus()
+    page.keyboard.press("Enter")
+    expect(history.locator("li").first).to_be_visible()
+    lines = history.locator("li").count()
+    session = engine_session(page)
+    assert history.locator("li").first.inner_text() == session.log[-1] and lines == min(120, len(session.log))
+    page.locator('[data-action="play"]:not([disabled])').first.click()
+    expect(history.locator("li")).not_to_have_count(lines)      # the play's line, on top
+    page.wait_for_selector('[data-action="play"]:not([disabled]), [data-testid="show"]')
+    page.wait_for_timeout(300)                                   # (the bot's reply drawn too)
+    shown = history.locator("li").all_inner_texts()
+    assert shown == list(reversed(engine_session(page).log[-120:])) and len(shown) > lines
+    history.locator("summary").click()
+    expect(history.locator("li")).to_have_count(0)

@@ -99,7 +99,9 @@ def review_html(review, missing: int, open_: bool) -> str:
     summary = f"Coach, hand {review.number}: " + ", ".join(heads)
     parts = [discard_html(discard) if discard else "", pegging_html(review, missing)]
     return (f'<details class="coach" id="coach-review" data-testid="coach-review"{" open" if open_ else ""}>'
-            f'<summary>{escape(summary)}</summary><div class="coach-body">{"".join(parts)}</div></details>')
+            f'<summary>{escape(summary)}</summary>'
+            # keyed by hand: the next hand's review replaces this one whole, not node by node
+            f'<div class="coach-body" data-key="coach-hand-{review.number}">{"".join(parts)}</div></details>')
 
 
 _drawn: list = [None, ""]   # the discard review drawn last, and its HTML

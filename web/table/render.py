@@ -31,7 +31,7 @@ def seat_place(players: int, offset: int) -> str:
     return ("left", "top", "right")[offset - 1]
 
 
-def render_table(ctl: Controller) -> str:
+def render_table(ctl: Controller, log_open: bool = True) -> str:
     view = ctl.view()
     multiplayer = getattr(ctl, "multiplayer", False)
     players = view.config.players
@@ -46,7 +46,7 @@ def render_table(ctl: Controller) -> str:
         parts.append(verdict_panel(ctl, view))
     if multiplayer:
         parts.append(chat_panel(ctl))
-    parts.append(log_panel(ctl.log()))
+    parts.append(log_panel(ctl.log(), log_open))
     parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
                  f'{escape(ctl.announcement)}</div></div>')
     return "".join(parts)
@@ -426,10 +426,20 @@ def verdict_panel(ctl: Controller, view) -> str:
 _logged: list = [(), ""]   # the lines drawn last, and their items
 
 
-def log_panel(lines) -> str:
-    shown = tuple(lines[-120:])
-    if shown != _logged[0]:   # most repaints add no line: the escaped items are kept
-        _logged[:] = [shown, "".join(f"<li>{escape(line)}</li>" for line in reversed(shown))]  # newest first
-    items = _logged[1]
-    return (f'<details class="log" data-testid="log"><summary>Hand history</summary>'
-            f'<ol reversed>{items}</ol></details>')
+def log_panel(lines, open_: bool = True) -> str:
+    """The hand history, newest first. Closed, it goes without its lines: every move adds one
+    at the top, which would change each line below it on the page, for a panel most players
+    never open (the page repaints when it is opened: web/dom.py ``on_toggle``).
+
+    >>> closed = log_panel(["Ann plays 5H: 5"], open_=False)
+    >>> "Hand history" in closed and "5H" not in closed
+    True
+    """
+    items = ""
+    if open_:
+        shown = tuple(lines[-120:])
+        if shown != _logged[0]:   # most repaints add no line: the escaped items are kept
+            _logged[:] = [shown, "".join(f"<li>{escape(line)}</li>" for line in reversed(shown))]
+        items = _logged[1]
+    return (f'<details class="log" data-testid="log"{" open" if open_ else ""}>'
+            f'<summary>Hand history</summary><ol reversed>{items}</ol></details>')
