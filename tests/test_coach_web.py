@@ -211,8 +211,9 @@ def test_a_hint_with_one_rank_to_play_says_so_without_searching():
 
 def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_review_at_once():
     """Once the player has thrown, the coach's first job is ranking that discard (in slices, as
-    the page runs it); the show's review then uses that ranking. A hint asked for before the
-    throw has ranked it already."""
+    the page runs it); the show's review then uses that ranking. The move that brings the show
+    paints the show alone: drawing the review is the coach's next job, first of all, and takes
+    no search. A hint asked for before the throw has ranked it already."""
     ctl = table(seed=11)
     for card in ctl.view().hand[:2]:
         ctl.command("select", str(card))
@@ -227,9 +228,12 @@ def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_revie
             ctl.bot_step()
         else:
             ctl.command("play", str(ctl.view().legal[-1].card))
+    assert ctl.hand_review() is None and 'data-testid="coach-review"' not in render(ctl)
+    assert ctl.coach.pending() == ("draw", 1)
+    assert sum(1 for _ in ctl.coach_thinking()) == 0              # ranked already: no search
     review, _ = ctl.hand_review()
     assert review.discard.options is ranked and review.discard.chosen is not None
-    assert 'data-testid="coach-review"' in render(ctl)
+    assert 'data-testid="coach-review" open' in render(ctl)
 
     hinted = table(seed=11)
     hinted.command("key", "h")

@@ -7,7 +7,9 @@ a `game.coach.SeatWalker` fed the views the host sends. It remembers the play re
 searched and the discards it has ranked, and says which are still to do, so the page can do
 them in slices while the bots (or the other players) think: the ranking of a hand's discard
 (every option over every starter) is then ready when the show brings its review, instead of
-holding up the move that brings the show.
+holding up the move that brings the show. Drawing a newly shown hand's review is such a job
+too, the first one (`drawn`): the move that brings the show paints the show alone, and the
+review follows in the page's next turn.
 
 >>> from web.session import Session
 >>> session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)
@@ -52,6 +54,7 @@ class TableCoach:
         self.known: dict[int, PlayReview] = {}  # view state id -> its play's review
         self.discards: dict[int, DiscardReview] = {}
         self.ranked: dict[tuple, tuple] = {}     # discard_choice(view) -> rank_discards of it
+        self.drawn = 0          # the latest hand whose review the page may draw (`last_drawn`)
 
     # -- following the game --
 
@@ -60,7 +63,7 @@ class TableCoach:
         game = (state.seed, state.config, state.stacked)
         if not isinstance(self.walker, Walker) or game != self.game or self.walker.done > len(state.actions):
             self.walker = Walker(new_game(state.config, state.seed, state.stacked, hand_seeds=state.hand_seeds), self.seat)
-            self.game, self.known, self.discards = game, {}, {}
+            self.game, self.known, self.discards, self.drawn = game, {}, {}, 0
         return self.walker.advance(state.actions, state.hand_seeds)
 
     def see(self, view, events) -> None:
@@ -69,16 +72,19 @@ class TableCoach:
             self.walker, self.seat = SeatWalker(view.seat), view.seat
         self.walker.see(view, events)
         if self.game != self.walker.games:       # a rematch: state ids start again
-            self.game, self.known, self.discards = self.walker.games, {}, {}
+            self.game, self.known, self.discards, self.drawn = self.walker.games, {}, {}, 0
 
     @property
     def hands(self) -> list[HandSeen]:
         return self.walker.hands if self.walker else []
 
     def pending(self):
-        """The first thing still to do, or None: ``("rank", choice)`` for a discard made but
-        not ranked yet (its `discard_choice`), ``("play", view, action)`` for a play not
-        reviewed yet."""
+        """The first thing still to do, or None: ``("draw", number)`` for a hand shown whose
+        review is not drawn yet, ``("rank", choice)`` for a discard made but not ranked yet
+        (its `discard_choice`), ``("play", view, action)`` for a play not reviewed yet."""
+        latest = self._latest_shown()
+        if latest > self.drawn:
+            return "draw", latest
         for hand in self.hands:
             if hand.discard is not None:
                 choice = discard_choice(hand.discard_view)
@@ -94,7 +100,15 @@ class TableCoach:
         job = self.pending()
         if job is None:
             return
-        if job[0] == "rank":
+        if job[0] == "draw":
+            hand = self.hands[job[1] - 1]
+            if hand.discard is not None:
+                choice = discard_choice(hand.discard_view)
+                if choice not in self.ranked:
+                    self._rank(choice, (yield from think_discards(*choice)))
+                self.discard_review(hand)
+            self.drawn = job[1]
+        elif job[0] == "rank":
             self._rank(job[1], (yield from think_discards(*job[1])))
         else:
             _, seen, action = job
@@ -142,15 +156,25 @@ class TableCoach:
                       if seen.state_id in self.known)
         return HandReview(number, self.discard_review(hand), plays), len(hand.plays) - len(plays)
 
-    def last_shown(self) -> tuple[HandReview, int] | None:
+    def last_shown(self, up_to: int | None = None) -> tuple[HandReview, int] | None:
         """The review of the latest hand that reached its show (or, when the game ended
-        before a show, the last hand), with the count of plays still to review."""
+        before a show, the last hand), with the count of plays still to review; ``up_to``:
+        the latest of the hands up to that number."""
+        number = self._latest_shown(up_to)
+        return self.hand_review(self.hands[number - 1], number) if number else None
+
+    def last_drawn(self) -> tuple[HandReview, int] | None:
+        """`last_shown`, of the hands whose review the page has drawn (see `drawn`)."""
+        return self.last_shown(self.drawn)
+
+    def _latest_shown(self, up_to: int | None = None) -> int:
+        """The number of the hand `last_shown` reviews (0: none)."""
         hands = self.hands
-        for number in range(len(hands), 0, -1):
+        for number in range(len(hands) if up_to is None else min(up_to, len(hands)), 0, -1):
             hand = hands[number - 1]
             if hand.shown or (number == len(hands) and self._over() and hand.discard):
-                return self.hand_review(hand, number)
-        return None
+                return number
+        return 0
 
     def game_review(self) -> tuple[GameReview, int]:
         """Every hand's review so far, and the plays still to review."""

@@ -44,8 +44,10 @@ class CoachedSeat:
             yield from self.coach.thinking()
 
     def hand_review(self):
-        """The latest shown hand's review and the plays still to review, or None."""
-        return self.coach.last_shown() if self.coach_on() else None
+        """The latest shown hand's review and the plays still to review, or None. A hand
+        just shown has its review drawn after the coach's next step (`coach_thinking`), so
+        the move that brings the show does not wait for it."""
+        return self.coach.last_drawn() if self.coach_on() else None
 
     def game_review(self):
         """Every hand's review so far and the plays still to review, or None."""
