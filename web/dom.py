@@ -342,6 +342,8 @@ class App(FriendsGlue):
         session = getattr(self.ctl, "session", None)
         if session is None or session.state.phase != "over":
             return
+        if getattr(self.ctl, "coach_waiting", lambda: False)():
+            return   # the coach's last reviews first, in the idle loop's slices (not in this move)
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self._recorded:
             self._recorded = key
