@@ -50,6 +50,11 @@ def test_a_bot_game_with_hints_reviews_and_a_summary(page, site):
             expect(review.get_by_test_id("coach-pending")).to_have_count(0, timeout=30_000)
             if shows == 0:
                 screenshot(page, "coach-review")
+                # on a phone the page's end (the review, the history) scrolls clear of Continue
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+                last = page.get_by_test_id("log").bounding_box()
+                button = page.get_by_test_id("continue").bounding_box()
+                assert last["y"] + last["height"] <= button["y"], (last, button)
                 page.set_viewport_size({"width": 1280, "height": 800})
             shows += 1
             page.get_by_test_id("continue").click()
