@@ -119,11 +119,17 @@ def _pip(suit: str, x: float, y: float, size: float, turned: bool) -> str:
             f'height="{size:g}"{turn}/>')
 
 
+# A face's own styles, inline: the drawing then looks the same whether or not the page's
+# selectors reach into the copy each ``<use>`` makes of it.
+COURT_PANEL = "fill: color-mix(in srgb, currentColor 9%, #fffdf8); stroke: currentColor; stroke-width: 0.8"
+RULE = "stroke: currentColor; stroke-width: 0.5; opacity: 0.5"
+FACE_USE = re.compile(r'href="#face-(\w\w)"')
+
+
 @lru_cache(maxsize=64)
 def face_symbol(card) -> str:
     """The face's drawing as a symbol of the sprite (``#face-5H``): corners, then pips (A-10)
-    or the court design (J, Q, K). Inside a ``<use>`` the page's stylesheet does not reach, so
-    its own styles are inline."""
+    or the court design (J, Q, K)."""
     suit, rank = card.suit, rank_text(card)
     # The index is drawn from the sprite, not written here: the card's only text is its name.
     corner = (f'<use href="#rank-{rank}" x="-0.5" y="1" width="16" height="16"/>'
@@ -142,11 +148,6 @@ def face_symbol(card) -> str:
                      f'{half}<g transform="rotate(180 {W / 2} {H / 2})">{half}</g>'
                      f'<line x1="13" y1="42" x2="47" y2="42" style="{RULE}"/>')
     return f'<symbol id="face-{card}" viewBox="0 0 {W} {H}">{"".join(parts)}</symbol>'
-
-
-COURT_PANEL = "fill: color-mix(in srgb, currentColor 9%, #fffdf8); stroke: currentColor; stroke-width: 0.8"
-RULE = "stroke: currentColor; stroke-width: 0.5; opacity: 0.5"
-FACE_USE = re.compile(r'href="#face-(\w\w)"')
 
 
 def new_faces(html: str, defined: set) -> str:
