@@ -20,9 +20,9 @@ The pace setting gives the duration (`duration_ms`); instant play and
 
 Less markup per repaint (`Morph`): a ``data-static`` part is sent whole the first time only;
 after that it goes as an empty stub (``data-stub``) that the page fills from its own copy when
-it needs one, and skips when the element is already there. A card's face is a symbol the page
-gets once (`web.table.cards.new_faces`), so a card is a few nodes to parse and insert. And a keyed element
-exactly as the page already shows it (the coach's review of the last hand, a seat where
+it needs one, and skips when the element is already there. A card's face is a symbol the
+page gets once (`web.table.cards.new_faces`), so a card is a few nodes to parse and insert.
+And a keyed element exactly as the page already shows it (the coach's review of the last hand, a seat where
 nothing happened) goes as an empty ``data-same`` stub that the page leaves alone: neither
 parsed nor walked.
 
@@ -78,7 +78,8 @@ def elide_statics(html: str, sent: set) -> str:
     return "".join(out)
 
 
-KEY_ATTR = re.compile(r' data-key="([^"]+)"')   # (a literal start: a fast scan; the renderer spaces attributes)
+# A literal start makes the scan fast; the renderer puts a space before every attribute.
+KEY_ATTR = re.compile(r' data-key="([^"]+)"')
 OPENING = re.compile(r'<([a-zA-Z][\w-]*)[^>]*>')
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 _SAME_NAME: dict = {}    # tag -> the pattern of its own opening and closing tags
