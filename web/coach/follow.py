@@ -103,22 +103,24 @@ class TableCoach:
         if job[0] == "draw":
             hand = self.hands[job[1] - 1]
             if hand.discard is not None:
-                choice = discard_choice(hand.discard_view)
-                if choice not in self.ranked:
-                    self._rank(choice, (yield from think_discards(*choice)))
+                yield from self._ranked(discard_choice(hand.discard_view))
                 self.discard_review(hand)
             self.drawn = job[1]
         elif job[0] == "rank":
-            self._rank(job[1], (yield from think_discards(*job[1])))
+            yield from self._ranked(job[1])
         else:
             _, seen, action = job
             self.known[seen.state_id] = yield from think_play(seen, action)
 
     def _ranking(self, view) -> tuple:
         """The ranked discards of ``view``'s choice (made now if the page had no time yet)."""
-        choice = discard_choice(view)
+        return run(self._ranked(discard_choice(view)))
+
+    def _ranked(self, choice: tuple):
+        """The ranked discards of ``choice`` (a `discard_choice`), ranked first if they are not
+        yet: a generator that yields between the ranking's steps."""
         if choice not in self.ranked:
-            self._rank(choice, run(think_discards(*choice)))
+            self._rank(choice, (yield from think_discards(*choice)))
         return self.ranked[choice]
 
     def _rank(self, choice: tuple, options: tuple) -> None:
