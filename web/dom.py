@@ -342,7 +342,7 @@ class App(FriendsGlue):
         session = getattr(self.ctl, "session", None)
         if session is None or session.state.phase != "over":
             return
-        if getattr(self.ctl, "coach_waiting", lambda: False)():
+        if self.ctl.coach_waiting():
             return   # the coach's last reviews first, in the idle loop's slices (not in this move)
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self._recorded:
@@ -429,7 +429,7 @@ class App(FriendsGlue):
                     if not self.ctl.bot_waiting():
                         continue
                     await self._think()
-                elif getattr(self.ctl, "coach_waiting", lambda: False)():
+                elif self.ctl.coach_waiting():
                     await self._think(self.ctl.coach_thinking())
                 elif self.ctl.show and self.ctl.prefs.get("auto_continue"):
                     shown = self.ctl.show
