@@ -1,21 +1,23 @@
 """Cards drawn with our own SVG: indices in two corners, pips laid out for A-10, court cards
 with a crowned, mirrored design, and a patterned back. Pure functions.
 
-The suit shapes, the court figures and the back are symbols in one sprite (`sprite()`), put
-in the page once. Each face is a symbol too (`face_symbol`), added to the sprite the first time
-the card shows (`new_faces`, by `web.table.motion.Morph`); a card on the screen is a ``<svg>``
-with one ``<use>`` of its face, so a card is a few DOM nodes whatever it shows (a show brings
-fifteen new cards at once). Colours come from CSS (``currentColor``), so the four-colour deck
-is a stylesheet rule.
+The back is a symbol in a sprite (`sprite()`), put in the page once. Each face is a symbol
+too (`face_symbol`), added to the sprite the first time the card shows (`new_faces`, by
+`web.table.motion.Morph`); a card on the screen is a ``<svg>`` with one ``<use>`` of its face,
+so a card is a few DOM nodes whatever it shows (a show brings fifteen new cards at once). A
+face draws its suit shapes, index and court figure itself, with no ``<use>`` inside: the
+browser copies a used symbol for every card, and each ``<use>`` within would be one more copy
+to build and lay out whenever a card comes or moves. Colours come from CSS
+(``currentColor``), so the four-colour deck is a stylesheet rule.
 
 >>> from game.cards import Card
 >>> html = card_face(Card.parse("TC"))
 >>> 'data-card="TC"' in html and 'aria-label="10♣ ten of clubs"' in html and 'href="#face-TC"' in html
 True
->>> face_symbol(Card.parse("TC")).count('href="#pip-C"') == 10 + 2   # ten pips, two corner suits
+>>> face_symbol(Card.parse("TC")).count(SUIT_PATHS["C"]) == 10 + 2   # ten pips, two corner suits
 True
->>> face_symbol(Card.parse("KH")).count('href="#court-K"')
-2
+>>> face_symbol(Card.parse("KH")).count(COURT_PATHS["K"]), "<use" in face_symbol(Card.parse("KH"))
+(2, False)
 """
 
 from __future__ import annotations
@@ -79,11 +81,7 @@ PIP_TOP, PIP_BOTTOM, PIP_SIZE = 17, 67, 11
 
 
 def sprite() -> str:
-    """The shared shapes: suit pips, court figures and the back. Put in the page once."""
-    suits = "".join(f'<symbol id="pip-{suit}" viewBox="0 0 100 100"><path d="{path}"/></symbol>'
-                    for suit, path in SUIT_PATHS.items())
-    courts = "".join(f'<symbol id="court-{rank}" viewBox="0 0 36 30">{paths}</symbol>'
-                     for rank, paths in COURT_PATHS.items())
+    """The card back and its weave, put in the page once; the faces join it as they are needed."""
     back = (f'<pattern id="back-weave" width="8" height="8" patternUnits="userSpaceOnUse" '
             f'patternTransform="rotate(45)"><rect width="8" height="8" fill="#8e1f28"/>'
             f'<rect width="4" height="4" fill="#a8323a"/><rect x="4" y="4" width="4" height="4" '
@@ -93,14 +91,9 @@ def sprite() -> str:
             f'fill="url(#back-weave)"/><rect x="4" y="4" width="{W - 8}" height="{H - 8}" rx="3" '
             f'fill="none" stroke="#f3d27a"/><rect x="20" y="32" width="20" height="20" rx="2" '
             f'transform="rotate(45 30 42)" fill="#f3d27a" stroke="#7d1d24"/>'
-            f'<use href="#pip-S" x="24.5" y="36.5" width="11" height="11" fill="#7d1d24"/></symbol>')
-    ranks = "".join(
-        f'<symbol id="rank-{text}" viewBox="0 0 16 16"><text x="8" y="13" text-anchor="middle" '
-        f'font-family="Georgia, \'Times New Roman\', serif" font-weight="700" font-size="15"'
-        f'{NARROW if text == "10" else ""}>{text}</text></symbol>'
-        for text in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+            f'<g fill="#7d1d24">{_pip("S", 30, 42, 11, False)}</g></symbol>')
     return (f'<svg class="card-sprite" aria-hidden="true" width="0" height="0" '
-            f'style="position:absolute"><defs>{back}</defs>{suits}{courts}{ranks}</svg>')
+            f'style="position:absolute"><defs>{back}</defs></svg>')
 
 
 def rank_text(card) -> str:
@@ -113,10 +106,11 @@ def accessible_name(card) -> str:
 
 
 def _pip(suit: str, x: float, y: float, size: float, turned: bool) -> str:
-    turn = f' transform="rotate(180 {x:g} {y:g})"' if turned else ""
+    """A suit's shape, ``size`` wide, centred on (x, y); upside down for the lower half."""
+    turn = f"rotate(180 {x:g} {y:g}) " if turned else ""
     half = size / 2
-    return (f'<use href="#pip-{suit}" x="{x - half:g}" y="{y - half:g}" width="{size:g}" '
-            f'height="{size:g}"{turn}/>')
+    return (f'<path transform="{turn}translate({x - half:g} {y - half:g}) scale({size / 100:g})" '
+            f'd="{SUIT_PATHS[suit]}"/>')
 
 
 # A face's own styles, inline: the drawing then looks the same whether or not the page's
@@ -126,14 +120,17 @@ RULE = "stroke: currentColor; stroke-width: 0.5; opacity: 0.5"
 FACE_USE = re.compile(r'href="#face-(\w\w)"')
 
 
+def _rank(text: str) -> str:
+    return (f'<text x="7.5" y="14" text-anchor="middle" font-family="Georgia, \'Times New Roman\', serif" '
+            f'font-weight="700" font-size="15"{NARROW if text == "10" else ""}>{text}</text>')
+
+
 @lru_cache(maxsize=64)
 def face_symbol(card) -> str:
     """The face's drawing as a symbol of the sprite (``#face-5H``): corners, then pips (A-10)
     or the court design (J, Q, K)."""
     suit, rank = card.suit, rank_text(card)
-    # The index is drawn from the sprite, not written here: the card's only text is its name.
-    corner = (f'<use href="#rank-{rank}" x="-0.5" y="1" width="16" height="16"/>'
-              f'<use href="#pip-{suit}" x="3" y="17" width="9" height="9"/>')
+    corner = _rank(rank) + _pip(suit, 7.5, 21.5, 9, False)
     parts = [f'<g>{corner}</g><g transform="rotate(180 {W / 2} {H / 2})">{corner}</g>']
     if card.rank <= 10:
         size = 26 if card.rank == 1 else PIP_SIZE
@@ -142,8 +139,7 @@ def face_symbol(card) -> str:
             parts.append(_pip(suit, PIP_COLUMNS[col], y, size, card.rank > 1 and row > 0.5))
     else:
         letter = RANKS[card.rank - 1]
-        half = (f'<use href="#court-{letter}" x="12" y="12" width="36" height="30"/>'
-                f'<use href="#pip-{suit}" x="14.5" y="30" width="8" height="8"/>')
+        half = f'<g transform="translate(12 12)">{COURT_PATHS[letter]}</g>' + _pip(suit, 18.5, 34, 8, False)
         parts.append(f'<rect x="11" y="11" width="38" height="62" rx="2" style="{COURT_PANEL}"/>'
                      f'{half}<g transform="rotate(180 {W / 2} {H / 2})">{half}</g>'
                      f'<line x1="13" y1="42" x2="47" y2="42" style="{RULE}"/>')
