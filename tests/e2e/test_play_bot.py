@@ -207,6 +207,24 @@ def test_a_played_card_travels_from_the_hand_to_the_pile(page, site):
     assert abs(dy) > 20, "the pile is above the hand"
 
 
+def test_the_cards_left_in_the_hand_stay_where_they_are_in_the_page(page, site):
+    """Playing the first card of the hand takes that card out and leaves the others be: a card
+    taken out and put back (moved) would have its drawing built anew (web.table.motion)."""
+    load(page, site, saves(2)["play"])
+    keys = page.locator('[data-testid="hand"] [data-action="play"]').evaluate_all("cards => cards.map(c => c.dataset.key)")
+    page.evaluate("""() => {
+        window.__handChanges = [];
+        new MutationObserver((records) => records.forEach((r) => r.removedNodes.forEach(
+            (n) => window.__handChanges.push(n.dataset?.key)))).observe(
+            document.querySelector('[data-testid="hand"]'), { childList: true });
+    }""")
+    page.locator(f'[data-key="{keys[0]}"]').click()
+    expect(page.locator(f'[data-testid="pile"] [data-key="{keys[0]}"]')).to_have_count(1)
+    assert page.evaluate("window.__handChanges") == [keys[0]]
+    assert page.locator('[data-testid="hand"] [data-action="play"]').evaluate_all(
+        "cards => cards.map(c => c.dataset.key)") == keys[1:]
+
+
 def test_the_hand_history_is_drawn_when_opened(page, site):
     """Closed, the history carries no lines (each move would change every line on the page);
     opened, by mouse or keyboard, it shows them newest first and keeps up with the game."""

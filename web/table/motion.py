@@ -256,9 +256,17 @@ MORPH_JS = r"""
   };
   const children = (parent, model) => {
     const wanted = Array.from(model.childNodes);
+    const keys = new Set(wanted.map(keyOf));
     let index = 0;
     for (const node of wanted) {
-      const here = parent.childNodes[index] || null;
+      let here = parent.childNodes[index] || null;
+      // A keyed part that leaves this parent goes first: inserting each part after it before
+      // it instead would move them all, and a moved card's drawing is built anew.
+      while (here !== null && keyOf(here) !== null && !keys.has(keyOf(here))) {
+        const gone = here;
+        here = here.nextSibling;
+        gone.remove();
+      }
       const key = keyOf(node);
       let match = null;
       if (key !== null) {
