@@ -73,8 +73,10 @@ def board_svg(target: int, scores, previous, names) -> str:
         colour, edge = SIDE_COLOURS[side], PEG_EDGES[side]
         for which, score in (("back", previous[side]), ("front", scores[side])):
             x, y = hole_xy(min(score, target), side, sides, target)
+            # Placed by a transform, not cx and cy: the browser moves a peg whose transform
+            # changes on its compositor, without restyling and repainting the page each frame.
             parts.append(f'<circle class="peg peg-{which}" data-key="peg-{side}-{which}" '
-                         f'cx="{x:g}" cy="{y:g}" r="{5 if which == "front" else 4.2}" '
+                         f'transform="translate({x:g} {y:g})" r="{5 if which == "front" else 4.2}" '
                          f'fill="{colour}" stroke="{edge}"/>')
     parts.append("</svg>")
     return "".join(parts)

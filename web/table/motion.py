@@ -224,9 +224,9 @@ MORPH_JS = r"""
     const side = back.dataset.key.slice(0, -5);
     const oldFront = root.querySelector(`[data-key="${side}-front"]`);
     const oldBack = root.querySelector(`[data-key="${side}-back"]`);
-    if (oldFront && oldBack && oldFront.getAttribute("cx") === back.getAttribute("cx")
-        && oldFront.getAttribute("cy") === back.getAttribute("cy")
-        && !(oldBack.getAttribute("cx") === back.getAttribute("cx") && oldBack.getAttribute("cy") === back.getAttribute("cy"))) {
+    const place = back.getAttribute("transform");
+    if (oldFront && oldBack && oldFront.getAttribute("transform") === place
+        && oldBack.getAttribute("transform") !== place) {
       oldFront.dataset.key = `${side}-back`;
       oldBack.dataset.key = `${side}-front`;
     }
@@ -323,9 +323,12 @@ MORPH_JS = r"""
       const scale = fromCard ? Math.max(0.3, Math.min(3, from.width / now.width)) : 0.6;
       if (!turn && Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(scale - 1) < 0.02) return;
       el.animate([
-        { transform: `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " rotateY(90deg)" : ""}`, zIndex: 20 },
-        { transform: "none", zIndex: 20 },
+        { transform: `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " rotateY(90deg)" : ""}` },
+        { transform: "none" },
       ], { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" });
+      // Above the cards it passes, by an animation of its own: a z-index among the keyframes
+      // above would keep the travel off the compositor (a repaint every frame).
+      el.animate({ zIndex: [20, 20] }, { duration: ms });
     });
   });
   window.__morphWatch = watch;
