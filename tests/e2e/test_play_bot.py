@@ -207,6 +207,19 @@ def test_a_played_card_travels_from_the_hand_to_the_pile(page, site):
     assert abs(dy) > 20, "the pile is above the hand"
 
 
+def test_a_peg_moves_by_a_transform(page, site):
+    """A peg that moves glides by a transition of its transform, which the browser runs on its
+    compositor (a transition of cx would restyle and repaint the board every frame)."""
+    load(page, site, saves(2)["play"])       # (the bot pairs the card played here)
+    page.goto(site)
+    wait_ready(page)
+    page.locator('[data-action="play"]:not([disabled])').first.click()
+    page.wait_for_function("""() => [...document.querySelectorAll('.pegboard .peg')].some((peg) =>
+        peg.getAnimations().some((a) => a.transitionProperty === "transform" && a.playState === "running"))""",
+        polling="raf", timeout=10000)
+    assert page.evaluate("document.querySelectorAll('.pegboard .peg[cx], .pegboard .peg[cy]').length") == 0
+
+
 def test_the_cards_left_in_the_hand_stay_where_they_are_in_the_page(page, site):
     """Playing the first card of the hand takes that card out and leaves the others be: a card
     taken out and put back (moved) would have its drawing built anew (web.table.motion)."""
