@@ -37,6 +37,7 @@ PROFILE_KEY = "cribbage.profile.v2"
 THINK_SLICE = 0.025   # seconds a bot may think before the page gets a turn
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
+FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
 
 class App(FriendsGlue):
@@ -439,6 +440,10 @@ class App(FriendsGlue):
                     self.ctl.command("continue")
                 elif self.profile.review_due():     # an imported game's figures, a hand at a time
                     await self._think(self.profile.reviewing())
+                elif self._morph is not None and self._morph.faces_missing():
+                    self._morph.add_faces_ahead()    # (nothing on the screen changes)
+                    await asyncio.sleep(FACES_AHEAD_PAUSE)
+                    continue
                 else:
                     return
                 self.flush()

@@ -238,6 +238,16 @@ def test_the_cards_left_in_the_hand_stay_where_they_are_in_the_page(page, site):
         "cards => cards.map(c => c.dataset.key)") == keys[1:]
 
 
+def test_the_page_gets_every_card_face_while_it_is_idle(page, site):
+    """Soon after the page is up, its sprite holds all 52 faces, once each: a show or a deal
+    then brings cards whose faces are already there (web.table.motion.Morph.add_faces_ahead)."""
+    load(page, site, saves(2)["play"])
+    page.wait_for_function("document.querySelectorAll('.card-sprite symbol[id^=\"face-\"]').length >= 52",
+                           timeout=10000)
+    ids = page.evaluate("[...document.querySelectorAll('.card-sprite symbol[id^=\"face-\"]')].map((s) => s.id)")
+    assert len(ids) == len(set(ids)) == 52
+
+
 def test_the_hand_history_is_drawn_when_opened(page, site):
     """Closed, the history carries no lines (each move would change every line on the page);
     opened, by mouse or keyboard, it shows them newest first and keeps up with the game."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from game.cards import RANKS, Card
+from game.cards import DECK, RANKS, Card
 
 SUIT_GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 W, H = 60, 84   # the card's drawing box (5:7)
@@ -160,6 +160,27 @@ def new_faces(html: str, defined: set) -> str:
     for text in sorted(set(FACE_USE.findall(html)) - defined):
         defined.add(text)
         found.append(face_symbol(Card.parse(text)))
+    return "".join(found)
+
+
+def faces_ahead(defined: set, count: int) -> str:
+    """Up to ``count`` faces of the deck the page's sprite does not have yet (``defined``, which
+    gains them), to add while the page is idle: the cards a show or a deal brings are then
+    drawn from faces already there.
+
+    >>> defined = {"AC"}
+    >>> faces_ahead(defined, 3).count("<symbol"), len(defined)
+    (3, 4)
+    >>> faces_ahead(defined, 99).count("<symbol"), faces_ahead(defined, 99)
+    (48, '')
+    """
+    found = []
+    for card in DECK:
+        if len(found) == count:
+            break
+        if str(card) not in defined:
+            defined.add(str(card))
+            found.append(face_symbol(card))
     return "".join(found)
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from .cards import new_faces
+from .cards import DECK, faces_ahead, new_faces
 
 # Never longer than the bots' pause between moves at the same pace (web.dom.BOT_DELAY).
 DURATIONS = {"slow": 460, "normal": 300, "fast": 170, "instant": 0}
@@ -169,6 +169,17 @@ class Morph:
             self.js(root, elide_statics(html, self.sent), ms, "")
         self.last = parts      # (the parts of html, whatever was cut from it)
 
+    def faces_missing(self) -> bool:
+        """Whether some card's face is not in the page's sprite yet."""
+        return len(self.faces) < len(DECK)
+
+    def add_faces_ahead(self, count: int = 6) -> None:
+        """Put ``count`` more faces into the page's sprite before any screen needs them (the
+        page being idle), so a move that brings many new cards does not add them then."""
+        faces = faces_ahead(self.faces, count)
+        if faces:
+            self.js(None, None, 0, faces)
+
 
 # Focus a control once the browser has laid out the page for the next frame (a
 # ResizeObserver's first report, as for the cards above): focusing at once would make it lay
@@ -188,6 +199,15 @@ FOCUS_JS = r"""
 
 MORPH_JS = r"""
 (root, html, ms, faces) => {
+  const addFaces = () => {    // card faces: symbols for the sprite, before any card uses them
+    const parsed = document.createElement("template");
+    parsed.innerHTML = `<svg>${faces}</svg>`;
+    document.querySelector(".card-sprite").append(...parsed.content.firstChild.childNodes);
+  };
+  if (html == null) {         // (faces alone, ahead of need: web.table.motion.Morph.add_faces_ahead)
+    addFaces();
+    return;
+  }
   if (ms > 0 && window.matchMedia("(prefers-reduced-motion: reduce)").matches) ms = 0;
   // A motion still waiting for its frame is dropped: the screen it led to is being replaced.
   window.__morphWatch?.disconnect();
@@ -195,13 +215,9 @@ MORPH_JS = r"""
   if (ms > 0) {
     for (const el of root.querySelectorAll("[data-key]")) rects.set(el.dataset.key, el.getBoundingClientRect());
   }
-  if (faces) {    // new card faces: symbols for the sprite, before any card uses them
-    // (after the places above are read: a new symbol restyles the page, and reading a place
-    // after it would make the browser do that at once)
-    const parsed = document.createElement("template");
-    parsed.innerHTML = `<svg>${faces}</svg>`;
-    document.querySelector(".card-sprite").append(...parsed.content.firstChild.childNodes);
-  }
+  // (new faces after the places above are read: a new symbol restyles the page, and reading
+  // a place after it would make the browser do that at once)
+  if (faces) addFaces();
   const next = document.createElement("template");
   next.innerHTML = html;
   // Static parts: keep a copy of each one sent whole; a stub is filled from it when needed.
