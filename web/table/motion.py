@@ -21,7 +21,8 @@ The pace setting gives the duration (`duration_ms`); instant play and
 Less markup per repaint (`Morph`): a ``data-static`` part is sent whole the first time only;
 after that it goes as an empty stub (``data-stub``) that the page fills from its own copy when
 it needs one, and skips when the element is already there. A card's face is a symbol the page
-gets once (`web.table.cards.new_faces`), so a card is a few nodes to parse and insert. And a
+gets once (`web.table.cards.new_faces`), most often ahead of need while it is idle
+(`Morph.add_faces_ahead`), so a card is a few nodes to parse and insert. And a
 keyed element exactly as the page already shows it (the coach's review of the last hand, a seat
 where nothing happened) goes as an empty ``data-same`` stub that the page leaves alone: neither
 parsed nor walked.
