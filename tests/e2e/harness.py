@@ -95,6 +95,7 @@ class Network:
         self.page = context.new_page()
         self.page.on("websocket", lambda socket: self.urls.append(socket.url))
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on("crash", lambda _: self.errors.append("Target crashed: the page's Chromium renderer died"))
         self.page.on("console", self.on_console)
 
     def on_response(self, response: Response) -> None:
