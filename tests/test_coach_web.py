@@ -86,6 +86,8 @@ def test_reviews_follow_each_show_and_the_verdict_sums_them_up():
         if ctl.session.state.phase == "over" and not ctl.show:
             break
         if ctl.show:
+            if ctl.play_end is not None:    # the beat before the show: as the page, open it first
+                ctl.command("continue")
             while ctl.coach_waiting():
                 run(ctl.coach_thinking())
             review, missing = ctl.hand_review()
@@ -228,6 +230,7 @@ def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_revie
             ctl.bot_step()
         else:
             ctl.command("play", str(ctl.view().legal[-1].card))
+    ctl.open_show()        # (the page does, a beat after the play's end: web.table.play_end)
     assert ctl.hand_review() is None and 'data-testid="coach-review"' not in render(ctl)
     assert ctl.coach.pending() == ("draw", 1)
     assert sum(1 for _ in ctl.coach_thinking()) == 0              # ranked already: no search

@@ -167,7 +167,7 @@ def play_to_the_end(wire, rng, check=True):
         if wire.host.bot_waiting():
             wire.host_step()
             continue
-        if wire.host.show:
+        while wire.host.show:
             wire.host.command("continue")
         view = wire.table.session.view(0)
         if view.legal and wire.host.levels()[0] is None:
@@ -181,7 +181,7 @@ def play_to_the_end(wire, rng, check=True):
 
 def guest_move(guest, rng) -> bool:
     """A guest reads the show on, then makes a random legal move if it has one: whether it moved."""
-    if guest.show:
+    while guest.show:
         guest.command("continue")
     mine = guest.view()
     if mine is None or not mine.legal or guest.pending:

@@ -36,6 +36,23 @@ def step(ctl):
     assert not ctl.error, ctl.error
 
 
+def to_the_show(ctl):
+    """Play until the show is on the table: the move that ends the play, then the beat the
+    page waits before it opens the show (web.table.play_end)."""
+    while not ctl.show:
+        step(ctl)
+    assert ctl.play_end is not None
+    ctl.open_show()
+
+
+def on_table(ctl):
+    """The view the table shows, and whether it shows the show: in the beat before the show,
+    the play's end."""
+    if ctl.play_end is not None:
+        return ctl.play_end, False
+    return ctl.view(), bool(ctl.show)
+
+
 def play_through(ctl, check=lambda ctl, html: None):
     """Play the player's seat with the first legal cards, reading the show, to the end."""
     for _ in range(5000):
@@ -47,14 +64,14 @@ def play_through(ctl, check=lambda ctl, html: None):
 
 
 def shown_numbers_match_the_engine(ctl, html):
-    view = ctl.view()
+    view, showing = on_table(ctl)
     for side, score in enumerate(view.scores):
         assert f'data-testid="score-{side}">{min(score, view.config.target)}<' in html
-    if not ctl.show:    # the show is counted on the table: no count, no pile (as in the browser tests)
+    if not showing:    # the show is counted on the table: no count, no pile (as in the browser tests)
         assert f'data-testid="count">{view.count}<' in html
     hand = re.search(r'data-testid="hand">(.*?)</div>', html).group(1)
     assert sorted(re.findall(r'data-card="(\w\w)"', hand)) == sorted(map(str, view.hand))
-    if not ctl.show:    # (during the show the next deal waits face down, out of sight)
+    if not showing:    # (during the show the next deal waits face down, out of sight)
         assert html.count('data-card="back"') >= sum(view.hand_sizes) - len(view.hand)
 
 
@@ -87,8 +104,7 @@ def test_unplayable_cards_are_disabled_and_refused():
 
 def test_the_show_waits_for_the_player_and_lists_every_item():
     ctl = start()
-    while not ctl.show:
-        step(ctl)
+    to_the_show(ctl)
     assert not ctl.bot_waiting()          # the bots wait while the show is read
     html = render(ctl)
     assert 'data-testid="show"' in html
@@ -155,16 +171,35 @@ def test_the_play_s_last_point_is_said_before_the_show():
     while not ctl.show:
         step(ctl)
     assert ctl.show_intro, "how the play ended is shown with the show"
-    said = ctl.announcement
-    assert said.index(ctl.show_intro[-1].split(":")[0]) < said.index("The show:")
+    # First the play's end, for a beat: the last card on the pile, its points said and pegged.
+    ended = ctl.play_end
+    assert ended.hand_sizes == (0, 0) and ended.turn is None and not ended.legal
+    last = [step for step in ended.play if step.kind == "play"][-1].card
+    html = render(ctl)
+    pile = re.search(r'data-testid="pile".*?</div>', html).group(0)
+    assert f'data-card="{last}"' in pile and 'data-testid="show"' not in html
+    assert f"{escape(ctl.show_intro[-1])}. The show is next" in html
+    assert ctl.show_intro[-1].split(":")[0] in ctl.announcement and "The show:" not in ctl.announcement
+    assert not ctl.bot_waiting()
+    ctl.open_show()
+    assert ctl.play_end is None and ctl.announcement.startswith("The show:")
     html = render(ctl)
     assert 'data-testid="last-card"' in html and "overlay" not in html.split('data-testid="show"')[0][-300:]
 
 
-def test_the_show_is_on_the_table_at_each_seat():
-    ctl = start(players=3)
+def test_enter_in_the_beat_before_the_show_brings_the_show():
+    ctl = start(seed=3)
     while not ctl.show:
         step(ctl)
+    ctl.command("key", "Enter")
+    assert ctl.show and ctl.play_end is None and 'data-testid="show"' in render(ctl)
+    ctl.command("key", "Enter")
+    assert not ctl.show
+
+
+def test_the_show_is_on_the_table_at_each_seat():
+    ctl = start(players=3)
+    to_the_show(ctl)
     html = render(ctl)
     for event in ctl.show:
         assert f'data-seat="{event.seat}" data-kind="{event.kind}"' in html
@@ -189,8 +224,7 @@ def test_partners_win_together_and_scores_stop_at_the_game_hole():
 
 def test_the_show_names_the_crib_being_counted_not_the_next_one():
     ctl = start(players=3)
-    while not ctl.show:
-        step(ctl)
+    to_the_show(ctl)
     dealer = next(event.seat for event in ctl.show if event.kind == "crib")
     assert ctl.view().dealer != dealer            # the next hand is already dealt
     html = render(ctl)
@@ -232,10 +266,10 @@ def test_the_status_says_what_the_play_s_last_step_was():
     seen = set()
     for _ in range(400):
         step(ctl)
-        view = ctl.view()
+        view, showing = on_table(ctl)
         html = render(ctl)
         last = re.search(r'data-testid="last-move">(.*?)</span>', html)
-        if view.phase != PLAYING or ctl.show or not view.play:
+        if view.phase != PLAYING or showing or not view.play:
             assert last is None
             continue
         latest = view.play[-1]

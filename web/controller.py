@@ -28,6 +28,7 @@ from .coach.seat import CoachedSeat
 from .profile.model import DEFAULT_PREFS
 from .profile.model import clean_prefs as profile_prefs
 from .session import Session, clean_name
+from .table.play_end import ShowAfterPlay, pegs_of, play_end
 
 ME = 0
 BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
@@ -115,7 +116,7 @@ def show_total(event, names) -> str:
     return f"{whose} {event.breakdown.total}"
 
 
-class Controller(CoachedSeat):
+class Controller(ShowAfterPlay, CoachedSeat):
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
     def __init__(self, seed_source, prefs: dict | None = None):
@@ -158,7 +159,8 @@ class Controller(CoachedSeat):
         return self.session is not None and self.session.state.phase != OVER
 
     def bot_waiting(self) -> bool:
-        """Whether a bot should move now (never while the player reads the show)."""
+        """Whether a bot should move now (never while the player reads the show, nor in the
+        beat before it: ``show`` is set from the move that ends the play)."""
         return (self.screen == "table" and not self.show
                 and self.session.bot_to_move() is not None)
 
@@ -217,6 +219,7 @@ class Controller(CoachedSeat):
 
     def _reset_screen(self) -> None:
         self.screen, self.selected, self.show, self.last_pegs = "table", set(), (), {}
+        self.play_end = None
         self.announcement = "New game. " + " ".join(self.session.log[-1:])
 
     def _do_select(self, text) -> None:
@@ -260,7 +263,11 @@ class Controller(CoachedSeat):
             self.announcement = f"Hint: play the {card.name}, {value:+.1f} points by the estimate"
 
     def _do_continue(self, _=None) -> None:
-        self.show = ()
+        """Past the show; in the beat before it (the play's end on the table), to the show."""
+        if self.play_end is not None:
+            self.open_show()
+        else:
+            self.show = ()
 
     def _do_new_game(self, _=None) -> None:
         self.session.rematch(self.seed_source())
@@ -271,7 +278,7 @@ class Controller(CoachedSeat):
             self.screen = "table"
 
     def _do_menu(self, _=None) -> None:
-        self.screen, self.show = "start", ()
+        self.screen, self.show, self.play_end = "start", (), None
 
     def bot_step(self) -> None:
         """One bot move, if one is due."""
@@ -282,32 +289,40 @@ class Controller(CoachedSeat):
         `Session.bot_think`): the page runs it in slices."""
         if self.bot_waiting():
             session = self.session
-            starter = self.view().starter
+            before = self.view()
             events = yield from session.bot_think()
             if events and session is self.session:
-                self._take(events, starter)
+                self._take(events, before)
 
     def _act(self, action: Action) -> None:
-        starter = self.view().starter
-        self._take(self.session.act(ME, action), starter)
+        before = self.view()
+        self._take(self.session.act(ME, action), before)
 
-    def _take(self, events, starter) -> None:
+    def _take(self, events, before: View) -> None:
+        """Show what a move did; ``before`` is the player's view from before it."""
         names = self.session.names
         lines = [event.describe(names) for event in events if event.kind not in ("deal", "discard")]
         shows = tuple(event for event in events if event.kind in ("show", "crib"))
-        for event in events:
-            if event.kind == "peg":
-                self.last_pegs[event.side] = event.breakdown.label()
-        if shows:
-            self.show = shows   # the glue dismisses it by itself when auto_continue is on
-            self.show_starter = starter
-            first = events.index(shows[0])
-            before = [event for event in events[:first] if event.kind not in ("deal", "discard")]
-            # The last card's point (and a go) is said before the show, never lost behind it.
-            self.show_intro = tuple(play_ending(event, names) for event in before
-                                    if event.kind in ("peg", "go"))[-4:]
-            totals = "; ".join(show_total(event, names) for event in shows)
-            said = [event.describe(names) for event in before][-3:]
+        if not shows:
+            self.last_pegs.update(pegs_of(events))
+            if lines:
+                self.announcement = ". ".join(lines[-4:])
+            return
+        self.show = shows   # the glue dismisses it by itself when auto_continue is on
+        self.show_starter = before.starter
+        first = events.index(shows[0])
+        ended = [event for event in events[:first] if event.kind not in ("deal", "discard")]
+        # The last card's point (and a go) is said before the show, never lost behind it.
+        self.show_intro = tuple(play_ending(event, names) for event in ended
+                                if event.kind in ("peg", "go"))[-4:]
+        totals = "; ".join(show_total(event, names) for event in shows)
+        said = [event.describe(names) for event in ended][-3:]
+        # The play's end stays on the table for a beat: web.table.play_end.
+        self.play_end = play_end(before, self.session.state.state_id, events)
+        if self.play_end is None:
+            self.last_pegs.update(pegs_of(events))
             self.announcement = ". ".join(said + [f"The show: {totals}"])
-        elif lines:
-            self.announcement = ". ".join(lines[-4:])
+        else:
+            self.last_pegs.update(pegs_of(events[:first]))
+            self.announcement = ". ".join(said)
+            self.held = (f"The show: {totals}", pegs_of(events[first:]))

@@ -37,6 +37,9 @@ PROFILE_KEY = "cribbage.profile.v2"
 THINK_SLICE = 0.025   # seconds a bot may think before the page gets a turn
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
+# How long the play's end stays on the table before the show (web.table.play_end): the last
+# card lands, its points are pegged and said. Instant play opens the show in the next task.
+PLAY_END_BEAT = {"slow": 2.2, "normal": 1.6, "fast": 1.0, "instant": 0.0}
 FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
 
@@ -353,7 +356,9 @@ class App(FriendsGlue):
 
     def peg_sound(self) -> None:
         """A short click when points are pegged, if the player turned sound on."""
-        view = self.ctl.view() if self.ctl.screen == "table" and getattr(self.ctl, "session", True) else None
+        view = None
+        if self.ctl.screen == "table" and getattr(self.ctl, "session", True):
+            view = getattr(self.ctl, "play_end", None) or self.ctl.view()   # (pegged a beat before the show)
         total = sum(view.scores) if view is not None else 0
         if total > self._score_total and self.profile.profile.prefs["sound"]:
             try:
@@ -425,7 +430,13 @@ class App(FriendsGlue):
         self._bots_running = True
         try:
             while True:
-                if self.ctl.bot_waiting():
+                ended = getattr(self.ctl, "play_end", None)
+                if ended is not None:
+                    await asyncio.sleep(PLAY_END_BEAT[self.speed])
+                    if self.ctl.play_end is not ended:
+                        continue
+                    self.ctl.open_show()
+                elif self.ctl.bot_waiting():
                     await asyncio.sleep(BOT_DELAY[self.speed])
                     if not self.ctl.bot_waiting():
                         continue

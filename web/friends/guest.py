@@ -37,14 +37,15 @@ from .fair_guest import FairWatch
 from .protocol import ProtocolError, parse
 from ..coach.follow import TableCoach
 from ..coach.seat import CoachedSeat
-from ..controller import clean_prefs, key_command, toggle_selection
+from ..controller import clean_prefs, key_command, play_ending, toggle_selection
 from ..profile.records import coach_figures, make_record
 from ..session import clean_name
+from ..table.play_end import ShowAfterPlay, pegs_of, play_end
 
 CHAT_SHOWN = 200
 
 
-class GuestController(CoachedSeat):
+class GuestController(ShowAfterPlay, CoachedSeat):
     """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
 
     multiplayer = True
@@ -75,6 +76,7 @@ class GuestController(CoachedSeat):
         self.selected: set[Card] = set()
         self.show = ()
         self.show_starter = None
+        self.show_intro: tuple[str, ...] = ()   # how the play ended (last card, go) before the show
         self.last_pegs: dict[int, str] = {}
         self.announcement = ""
         self.error = ""
@@ -209,19 +211,27 @@ class GuestController(CoachedSeat):
         else:
             self.log_lines = (self.log_lines + [e.describe(names) for e in events if e.kind != "deal"])[-400:]
         shows = tuple(e for e in events if e.kind in ("show", "crib"))
+        first = events.index(shows[0]) if shows else len(events)
         if shows:
             self.show = shows
             self.show_starter = before.starter if before is not None else None
-        for event in events:
-            if event.kind == "peg":
-                self.last_pegs[event.side] = event.breakdown.label()
+            self.show_intro = tuple(play_ending(e, names) for e in events[:first]
+                                    if e.kind in ("peg", "go"))[-4:]
+            self.play_end = play_end(before, view.state_id, events)   # a beat before the show
+        ended = bool(shows) and self.play_end is not None
+        self.last_pegs.update(pegs_of(events[:first] if ended else events))
         if before is None or before.game_no != view.game_no or before.hand_no > view.hand_no:
             self.last_pegs = {}
         self.selected = {card for card in self.selected if card in view.hand} \
             if view.phase == DISCARDING and not view.has_discarded[view.seat] else set()
-        lines = [e.describe(names) for e in events if e.kind not in ("deal", "discard")]
-        if lines:
-            self.announcement = ". ".join(lines[-4:])
+
+        def said(part) -> str:
+            return ". ".join([e.describe(names) for e in part if e.kind not in ("deal", "discard")][-4:])
+        if ended:
+            self.announcement = said(events[:first]) or self.announcement
+            self.held = (said(events[first:]), pegs_of(events[first:]))
+        elif said(events):
+            self.announcement = said(events)
         if self.table["started"]:
             self.screen = "table"
 
@@ -367,4 +377,8 @@ class GuestController(CoachedSeat):
         raise ParseError("hints are for games against the bots")
 
     def _do_continue(self, _=None) -> None:
-        self.show = ()
+        """Past the show; in the beat before it (the play's end on the table), to the show."""
+        if self.play_end is not None:
+            self.open_show()
+        else:
+            self.show = ()

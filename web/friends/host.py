@@ -78,7 +78,7 @@ class HostTable(FairRounds):
         self.in_step: set = set()        # conns whose numbered messages now come one by one
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
-        self.on_move = None              # called with (events, starter) after a guest's move
+        self.on_move = None              # called with (events, the state before) after a guest's move
         self.on_begin = None             # called when a game begins (its first hand is dealt)
         self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
         self.games = 0                   # games begun at this table, numbering the fair deal's rounds
@@ -253,7 +253,7 @@ class HostTable(FairRounds):
             return self.drop(conn, str(refused))
         self.changed(events, starter)
         if self.on_move is not None:
-            self.on_move(events, starter)
+            self.on_move(events, state)
 
     # -- the host's own commands --
 

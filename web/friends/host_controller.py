@@ -12,6 +12,7 @@ move is reported to, so each guest gets its own view. Pure Python.
 from __future__ import annotations
 
 from game.errors import ParseError
+from game.view import view as seat_view
 
 from ..controller import Controller
 from .host import HostTable
@@ -34,7 +35,7 @@ class HostController(Controller):
         self.code_link = ""       # the latest code invite's link (offer inside), set by the glue
         self.code_note = ""       # how the latest code invite is going, in words
         self.session = table.session
-        table.on_move = super()._take      # a guest's move: update the host's screen too
+        table.on_move = self._guest_moved  # a guest's move: update the host's screen too
         table.on_begin = self._began       # the guests have added to the first shuffle
         if table.started:
             self._reset_screen()
@@ -66,9 +67,13 @@ class HostController(Controller):
     def bot_waiting(self) -> bool:
         return self.session is not None and super().bot_waiting()
 
-    def _take(self, events, starter) -> None:
-        super()._take(events, starter)
-        self.table.changed(events, starter)
+    def _take(self, events, before) -> None:
+        super()._take(events, before)
+        self.table.changed(events, before.starter)
+
+    def _guest_moved(self, events, before) -> None:
+        """A guest's move, ``before`` the state it was made on: the table has sent it on."""
+        super()._take(events, seat_view(before, self.seat))
 
     def coach_allowed(self) -> bool:
         return self.table.coach

@@ -12,6 +12,7 @@ from ..friends.fair_view import fair_strip
 from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
+from .play_end import AtPlayEnd
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -32,6 +33,8 @@ def seat_place(players: int, offset: int) -> str:
 
 
 def render_table(ctl: Controller, log_open: bool = True) -> str:
+    if getattr(ctl, "play_end", None) is not None:     # the beat before the show
+        ctl = AtPlayEnd(ctl)
     view = ctl.view()
     multiplayer = getattr(ctl, "multiplayer", False)
     players = view.config.players
@@ -304,6 +307,9 @@ def table_link(ctl) -> str:
 
 def status_text(ctl: Controller, view) -> str:
     names, me = ctl.names(), view.seat
+    if getattr(ctl, "play_over", False):
+        ended = "; ".join(getattr(ctl, "show_intro", ())[-2:])
+        return f"{ended}. The show is next" if ended else "The play is over. The show is next"
     if view.phase == OVER and not ctl.show:
         return "Game over"
     if ctl.show:
