@@ -40,6 +40,7 @@ AUTO_CONTINUE_AFTER = 3.0
 # How long the play's end stays on the table before the show (web.table.play_end): the last
 # card lands, its points are pegged and said. Instant play opens the show in the next task.
 PLAY_END_BEAT = {"slow": 2.2, "normal": 1.6, "fast": 1.0, "instant": 0.0}
+FRAME_PAUSE = 0.05   # seconds: long enough for the browser to draw a frame in between
 FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
 
@@ -433,10 +434,14 @@ class App(FriendsGlue):
                 ended = getattr(self.ctl, "play_end", None)
                 if ended is not None:
                     await asyncio.sleep(PLAY_END_BEAT[self.speed])
-                    if self.ctl.play_end is not ended:
-                        continue
-                    self.ctl.open_show()
-                elif self.ctl.bot_waiting():
+                    if self.ctl.play_end is ended:
+                        self.ctl.open_show()
+                        self.after_input()
+                        # The coach draws the counted hand's review next: after the show's frame,
+                        # or its repaint would make the browser lay the show out at once.
+                        await asyncio.sleep(FRAME_PAUSE)
+                    continue
+                if self.ctl.bot_waiting():
                     await asyncio.sleep(BOT_DELAY[self.speed])
                     if not self.ctl.bot_waiting():
                         continue
