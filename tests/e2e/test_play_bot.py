@@ -268,3 +268,25 @@ def test_the_hand_history_is_drawn_when_opened(page, site):
     assert shown == list(reversed(engine_session(page).log[-120:])) and len(shown) > lines
     history.locator("summary").click()
     expect(history.locator("li")).to_have_count(0)
+
+
+def test_the_last_card_stays_on_the_pile_for_a_beat_before_the_show(page, site):
+    """At the normal pace, the move that ends the play leaves the table as the play ended for a
+    beat: the last card on the pile, its point said in the status, no show yet. The show then
+    opens by itself (web.table.play_end)."""
+    load(page, site, saves(2)["play"])
+    page.goto(site)                          # (the normal pace)
+    wait_ready(page)
+    status = page.get_by_test_id("status")
+    for _ in range(12):
+        page.wait_for_function("""() => document.querySelector('[data-action="play"]:not([disabled])')
+            || document.querySelector('[data-testid="status"]').textContent.includes('The show is next')""", timeout=10_000)
+        if "The show is next" in status.text_content():
+            break
+        page.locator('[data-action="play"]:not([disabled])').first.click()
+    last = engine_session(page).state.actions[-1].card     # (the engine has dealt the next hand)
+    expect(page.get_by_test_id("pile").locator(f'[data-card="{last}"]')).to_have_count(1)
+    expect(status).to_contain_text(re.compile(r"(last card|thirty-one) for \d"))
+    assert page.get_by_test_id("show").count() == 0
+    expect(page.get_by_test_id("show")).to_be_visible(timeout=5000)
+    expect(page.get_by_test_id("announce")).to_contain_text("The show:")
