@@ -76,3 +76,19 @@ def play_until(page, wanted: str, play=None) -> None:
             elif play(page):
                 return
     raise RuntimeError(f"{wanted} never showed")
+
+
+def late_pile(players: int) -> str:
+    """The page's save late in a hand with a long pile: the player to play one of their last two
+    cards onto 4 or more (the seats' played cards take the most room then). The first seed from
+    1 that has one."""
+    for seed in range(1, 200):
+        ctl = Controller(seed_source=lambda: seed)
+        ctl.command("start", {"name": "You", "players": str(players), "level": "medium", "target": "121"})
+        for _ in range(400):
+            step(ctl)
+            view = ctl.view()
+            if view.phase == PLAYING and view.turn == 0 and not ctl.show and not ctl.bot_waiting() \
+                    and len(view.pile) >= 4 and len(view.hand) <= 2:
+                return ctl.session.to_json()
+    raise RuntimeError("no long pile")

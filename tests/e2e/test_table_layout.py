@@ -1,12 +1,12 @@
 """The drawn table's layout in the real page (issue 13): at desktop, tablet and phone sizes, for
-2, 3 and 4 players, in the deal, the play and the show, nothing runs off the side of the page,
+2, 3 and 4 players, in the deal, the play (and late in a hand, a long pile) and the show, nothing runs off the side of the page,
 nothing on the table overlaps anything else, and on phones and at 1280x800 what the step needs
 is on screen without scrolling (the hand and its button; the count, the pile and the starter; every hand
 counted in the show, and Continue).
 """
 
 import pytest
-from tables import load, play_until, saves
+from tables import late_pile, load, play_until, saves
 
 pytestmark = pytest.mark.e2e
 
@@ -18,6 +18,9 @@ NEEDED = {
              '[data-testid="crib"]', '[data-testid="status"]'],
     "play": ['[data-testid="hand"] .card', '[data-testid="count"]', '[data-testid="pile"] .card',
              '[data-testid="starter"]', '[data-testid="status"]', '.seat .badge'],
+    # late in a hand: the seats show their played cards, the pile is long
+    "late play": ['[data-testid="hand"] .card', '[data-testid="count"]', '[data-testid="pile"] .card',
+                  '[data-testid="starter"]', '[data-testid="status"]'],
     # every counted hand (the players' and the crib) and Continue, with no scrolling: the show is
     # counted on the table, so a hand below the fold is a hand the player never sees counted
     "show": ['[data-testid="continue"]', '.show-head h2', '.shown', '.shown .items', '.shown .total'],
@@ -102,6 +105,9 @@ def test_the_table_fits_every_size_without_overlaps(page, site, players):
     check(page, "deal", players, problems)
     load(page, site, tables["play"])
     check(page, "play", players, problems)
+    load(page, site, late_pile(players))          # (the pile closes up between the count and the starter)
+    check(page, "late play", players, problems)
+    load(page, site, tables["play"])
     page.set_viewport_size({"width": 1280, "height": 800})
     play_until(page, "show")
     page.wait_for_timeout(300)

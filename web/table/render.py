@@ -182,7 +182,8 @@ def middle(ctl: Controller, view) -> str:
         f'<span class="count" data-testid="count">{view.count}</span></div>')
     pile_area = "" if ctl.show else (
         f'<div class="play-area">{count}'
-        f'<div class="pile" data-testid="pile" role="group" aria-label="The pile">{pile}</div></div>')
+        f'<div class="pile" data-testid="pile" role="group" aria-label="The pile" '
+        f'style="--n:{len(view.pile)}">{pile}</div></div>')
     intro = show_intro(ctl) if ctl.show else ""
     order = show_order(ctl).get(("crib", dealer), "")
     style = f' style="{order[1:].strip()}"' if order else ""
