@@ -7,8 +7,9 @@ light and dark: the evidence for how the table looks (issue 13), and a small gal
 
 Each phase starts from a table built under CPython (the engine, stepped with the first legal
 cards) and put in the page's save, so every run shows the same deals: the deal (choosing crib
-cards), the play (a pile on the table, the player to move), the show (reached by playing on in
-the page), and the end of the game. Uses serve.py and Debian's Chromium like the browser tests.
+cards), the play (a pile on the table, the player to move), the play's end (the last card on
+the pile for a beat before the show, at the slow pace: one size a time), the show (reached by
+playing on in the page), and the end of the game. Uses serve.py and Debian's Chromium like the browser tests.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light
                  (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
                  (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
                  (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
-                 (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light")]
+                 (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light"),
+                 (2, "end", "1280x800", "light"), (3, "end", "390x844", "dark")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:
@@ -48,12 +50,34 @@ def shoot(page, name: str, sizes, jpeg_for=()) -> None:
             page.screenshot(path=GALLERY / f"{name}-{size}.jpg", type="jpeg", quality=62)
 
 
+def shoot_the_play_s_end(page, site: str, save: str, name: str, sizes, jpeg_for) -> None:
+    """The beat between the play's last card and the show (web.table.play_end), which lasts
+    2.2 s at the slow pace: the game is loaded again for each size."""
+    for size in sizes:
+        load(page, site, save)
+        page.goto(site + "?speed=slow")
+        page.wait_for_selector('html[data-ready="true"]', state="attached")
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        for _ in range(40):
+            page.wait_for_function("""() => document.querySelector('[data-action="play"]:not([disabled])')
+                || document.querySelector('[data-testid="status"]').textContent.includes('The show is next')""")
+            if "The show is next" in page.get_by_test_id("status").text_content():
+                break
+            page.locator('[data-action="play"]:not([disabled])').first.click()
+        page.wait_for_timeout(700)                  # the last card and the pegs land
+        page.screenshot(path=OUT / f"{name}-{size}.png")
+        if f"{name}-{size}" in jpeg_for:
+            GALLERY.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=GALLERY / f"{name}-{size}.jpg", type="jpeg", quality=62)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     parser.add_argument("--sizes", nargs="*", default=["1280x800", "768x1024", "390x844", "360x640"])
     parser.add_argument("--themes", nargs="*", default=["light", "dark"])
-    parser.add_argument("--phases", nargs="*", default=["discard", "play", "show", "over"])
+    parser.add_argument("--phases", nargs="*", default=["discard", "play", "end", "show", "over"])
     parser.add_argument("--gallery", action="store_true", help="also write docs/gallery/")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -69,6 +93,8 @@ def main(argv=None) -> None:
                 if "discard" in args.phases:
                     load(page, site, table["discard"])
                     shoot(page, name.format("discard"), args.sizes, jpeg_for)
+                if "end" in args.phases:
+                    shoot_the_play_s_end(page, site, table["play"], name.format("end"), args.sizes, jpeg_for)
                 if {"play", "show"} & set(args.phases):
                     load(page, site, table["play"])
                     if "play" in args.phases:
