@@ -49,6 +49,12 @@ built it (its own scripts/vendor.py over a copy of this checkout's web/vendor/, 
 makes of the runtime (the precompiled stdlib, the .br copies) is its own, and its own
 scripts/build_dist.py): "git:main" against
 the default build is the before/after of the work on this branch.
+
+--floors also measures, cold, two pages written into each dist/ variant's bench/ folder (not
+shipped) that load its runtime exactly as dist/ does (same files, same preloads, same brotli):
+"runtime floor" only starts Pyodide (loadPyodide, nothing else), "PyScript floor" is the empty
+PyScript page on that runtime. No page built on this runtime can be ready sooner than the
+first, so its ratio to the empty page bounds what any change above the runtime can reach.
 """
 
 import argparse
@@ -288,12 +294,67 @@ def build_at_commit(ref: str, out: Path) -> dict:
     return {"files": len(files), "bytes": raw, "compressed": packed, "stdlib": built.stdout.strip().splitlines()[-1]}
 
 
+FLOORS = {"runtime floor": "bench/runtime-floor.html", "PyScript floor": "bench/pyscript-floor.html"}
+RUNTIME_FLOOR = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Runtime floor</title>
+  <link rel="icon" href="data:,">
+{preloads}
+  <script type="module">
+    // Only the runtime's start, as dist/ starts it: the wasm, the stdlib, CPython and Pyodide's own imports.
+    import {{ loadPyodide }} from "../web/vendor/pyodide/pyodide.mjs";
+    await loadPyodide({{ indexURL: new URL("../web/vendor/pyodide/", import.meta.url).href }});
+    document.documentElement.dataset.ready = "true";
+  </script>
+</head>
+<body></body>
+</html>
+"""
+PYSCRIPT_FLOOR = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>PyScript floor</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="../web/vendor/pyscript/core.css">
+  <script type="module" src="../web/vendor/pyscript/core.js"></script>
+{preloads}
+</head>
+<body>
+  <script type="py" config='{config}'>
+from pyscript import document
+document.documentElement.dataset.ready = "true"
+  </script>
+</body>
+</html>
+"""
+
+
+def write_floors(out: Path) -> None:
+    """The --floors pages, in out/bench/: dist's own preloads of the runtime (from its
+    index.html) and, for the PyScript floor, its PyScript config with the interpreter being
+    Pyodide itself (no app, no snapshot wrapper)."""
+    page = (out / "index.html").read_text(encoding="utf-8")
+    preloads = [line.replace('href="./', 'href="../') for line in page.splitlines()
+                if 'rel="modulepreload"' in line or 'rel="preload"' in line]
+    runtime = [line for line in preloads if "/vendor/pyodide/" in line]
+    config = re.search(r"config='([^']*)'", page).group(1)
+    config = re.sub(r'"interpreter":"[^"]*"', '"interpreter":"../web/vendor/pyodide/pyodide.mjs"', config)
+    pyscript = [line for line in preloads if "/vendor/" in line]
+    (out / "bench").mkdir(exist_ok=True)
+    (out / FLOORS["runtime floor"]).write_text(RUNTIME_FLOOR.format(preloads="\n".join(runtime)), encoding="utf-8")
+    (out / FLOORS["PyScript floor"]).write_text(
+        PYSCRIPT_FLOOR.format(preloads="\n".join(pyscript), config=config), encoding="utf-8")
+
+
 def dist_name(spec: str) -> str:
     return f"dist {spec}"
 
 
-def measure(runs: int, settle: float, specs: list[str], profiles: tuple[str, ...] = PROFILES
-            ) -> dict[str, dict[str, dict[str, list[Load]]]]:
+def measure(runs: int, settle: float, specs: list[str], profiles: tuple[str, ...] = PROFILES,
+            floors: bool = False) -> dict[str, dict[str, dict[str, list[Load]]]]:
     """Every page's visits under every profile, `runs` times each, in fresh profiles; the
     pages and profiles take turns. results[profile][page][visit] is a list of Loads."""
     results: dict = {profile: {} for profile in profiles}
@@ -310,10 +371,15 @@ def measure(runs: int, settle: float, specs: list[str], profiles: tuple[str, ...
         for spec in specs:
             out, log = Path(temp) / f"dist-{spec}", Path(temp) / f"dist-{spec}.log"
             build(out, spec)
+            if floors:
+                write_floors(out)
             dist_base = stack.enter_context(serve.spawn(root=out, stderr=stack.enter_context(log.open("w"))))
             for profile in profiles:
                 jobs.append((profile, dist_name(spec), lambda url=dist_base, log=log, profile=profile:
                              measure_dist(playwright, url, log, settle, profile)))
+                for floor, path in FLOORS.items() if floors else ():
+                    jobs.append((profile, f"{spec} {floor}", lambda url=dist_base + path, log=log, profile=profile:
+                                 measure_repo_page(playwright, url, log, profile)))
         print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, {runs} runs, "
               f"profiles {', '.join(profiles)}, dist variants {', '.join(specs)}")
         for run in range(runs):
@@ -336,7 +402,7 @@ def median(values: list) -> float:
 
 def table(results: dict[str, dict[str, list[Load]]]) -> None:
     """One row per page and visit."""
-    header = (f"{'page':<18}{'visit':<8}{'first paint ms':>16}{'ready ms':>24}{'transferred':>13}"
+    header = (f"{'page':<22}{'visit':<8}{'first paint ms':>16}{'ready ms':>24}{'transferred':>13}"
               f"{'requests':>10}{'server':>11}{'snapshot':>10}")
     print(header)
     print("-" * len(header))
@@ -351,20 +417,20 @@ def table(results: dict[str, dict[str, list[Load]]]) -> None:
             paint = "-" if paint != paint else f"{paint:.0f}"   # NaN: an empty page paints no content
             loaded = sum(load.snapshot == "loaded" for load in loads)
             snapshot = f"{loaded}/{len(loads)}" if any(load.snapshot for load in loads) else "-"
-            print(f"{name:<18}{visit:<8}{paint:>16}{ready:>24}{size(received):>13}{requests:>10.0f}"
+            print(f"{name:<22}{visit:<8}{paint:>16}{ready:>24}{size(received):>13}{requests:>10.0f}"
                   f"{size(served):>11}{snapshot:>10}")
 
 
 def kinds_table(results: dict[str, dict[str, list[Load]]]) -> None:
     """First-visit bytes by kind of file, one row per page."""
     names = [kind for kind, _ in KINDS]
-    header = f"{'first visit':<18}" + "".join(f"{name:>12}" for name in names) + f"{'total':>12}"
+    header = f"{'first visit':<22}" + "".join(f"{name:>12}" for name in names) + f"{'total':>12}"
     print(header)
     print("-" * len(header))
     for name, visits in results.items():
         loads = visits["cold"]
         cells = [median([load.kinds[kind] for load in loads]) for kind in names]
-        print(f"{name:<18}" + "".join(f"{size(cell):>12}" for cell in cells)
+        print(f"{name:<22}" + "".join(f"{size(cell):>12}" for cell in cells)
               + f"{size(median([load.received for load in loads])):>12}")
 
 
@@ -415,9 +481,14 @@ def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str
                 ("mobile repeat / cold", f"{ready('mobile', name, 'repeat') / cold:.2f}x", None, ""),
                 ("mobile repeat bytes", size(repeat), repeat < GOALS["repeat KB"] * 1e3, f"< {GOALS['repeat KB']} KB"),
             ]
+        for floor in FLOORS:
+            for profile in ("desktop", "mobile"):
+                if f"{spec} {floor}" in results.get(profile, {}):
+                    lines.append((f"{profile} {floor} / empty",
+                                  f"{ready(profile, f'{spec} {floor}') / ready(profile, EMPTY):.2f}x", None, ""))
         for label, figure, met, goal in lines:
             verdict = "" if met is None else ("met" if met else "NOT met")
-            print(f"  {label:<22}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
+            print(f"  {label:<30}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
 def before_after(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str]) -> None:
@@ -456,6 +527,8 @@ def main() -> None:
                         help="also measure dist/ built with its modules as .py sources (build_dist.py --sources)")
     parser.add_argument("--profile", action="append", dest="profiles", choices=PROFILES,
                         help="desktop or mobile (repeatable; default both)")
+    parser.add_argument("--floors", action="store_true",
+                        help="also measure each dist/ variant's runtime alone and the empty PyScript page on it")
     parser.add_argument("--save", type=Path, help="also write the measurements to this file (pickle)")
     parser.add_argument("--load", type=Path, help="print the tables of measurements saved by --save; measure nothing")
     args = parser.parse_args()
@@ -463,7 +536,7 @@ def main() -> None:
     if args.load:
         specs, results = pickle.loads(args.load.read_bytes())
     else:
-        results = measure(args.runs, args.settle, specs, tuple(args.profiles or PROFILES))
+        results = measure(args.runs, args.settle, specs, tuple(args.profiles or PROFILES), args.floors)
         if args.save:
             args.save.write_bytes(pickle.dumps((specs, results)))
     report(results, specs)
