@@ -28,7 +28,7 @@ from .coach.seat import CoachedSeat
 from .profile.model import DEFAULT_PREFS
 from .profile.model import clean_prefs as profile_prefs
 from .session import Session, clean_name
-from .table.play_end import ShowAfterPlay, pegs_of, play_end
+from .table.play_end import ShowAfterPlay, pegs_of
 
 ME = 0
 BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
@@ -101,13 +101,6 @@ def key_command(key: str, view, selected, showing: bool, sort: str):
         if view.phase == PLAYING and view.turn == view.seat:
             return ("play", card)
     return None
-
-
-def play_ending(event, names) -> str:
-    """How the play ended, as the table says it before the show: ``"Bot: last card, 1 (35)"``."""
-    if event.kind == "go":
-        return f"{names[event.seat]}: go"
-    return f"{names[event.seat]}: {event.breakdown.label()} ({event.scores[event.side]})"
 
 
 def show_total(event, names) -> str:
@@ -301,28 +294,16 @@ class Controller(ShowAfterPlay, CoachedSeat):
     def _take(self, events, before: View) -> None:
         """Show what a move did; ``before`` is the player's view from before it."""
         names = self.session.names
-        lines = [event.describe(names) for event in events if event.kind not in ("deal", "discard")]
-        shows = tuple(event for event in events if event.kind in ("show", "crib"))
-        if not shows:
-            self.last_pegs.update(pegs_of(events))
-            if lines:
-                self.announcement = ". ".join(lines[-4:])
+
+        def said(part) -> str:   # the play's last lines, then the show's totals
+            shows = [event for event in part if event.kind in ("show", "crib")]
+            played = part[:part.index(shows[0])] if shows else part
+            lines = [event.describe(names) for event in played if event.kind not in ("deal", "discard")]
+            totals = [f"The show: {'; '.join(show_total(event, names) for event in shows)}"] if shows else []
+            return ". ".join(lines[-3:] + totals)
+        if self.bring_show(events, before, self.session.state.state_id, names, said):
             return
-        self.show = shows   # the glue dismisses it by itself when auto_continue is on
-        self.show_starter = before.starter
-        first = events.index(shows[0])
-        ended = [event for event in events[:first] if event.kind not in ("deal", "discard")]
-        # The last card's point (and a go) is said before the show, never lost behind it.
-        self.show_intro = tuple(play_ending(event, names) for event in ended
-                                if event.kind in ("peg", "go"))[-4:]
-        totals = "; ".join(show_total(event, names) for event in shows)
-        said = [event.describe(names) for event in ended][-3:]
-        # The play's end stays on the table for a beat: web.table.play_end.
-        self.play_end = play_end(before, self.session.state.state_id, events)
-        if self.play_end is None:
-            self.last_pegs.update(pegs_of(events))
-            self.announcement = ". ".join(said + [f"The show: {totals}"])
-        else:
-            self.last_pegs.update(pegs_of(events[:first]))
-            self.announcement = ". ".join(said)
-            self.held = (f"The show: {totals}", pegs_of(events[first:]))
+        self.last_pegs.update(pegs_of(events))
+        lines = [event.describe(names) for event in events if event.kind not in ("deal", "discard")]
+        if lines:
+            self.announcement = ". ".join(lines[-4:])

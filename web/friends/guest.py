@@ -37,10 +37,10 @@ from .fair_guest import FairWatch
 from .protocol import ProtocolError, parse
 from ..coach.follow import TableCoach
 from ..coach.seat import CoachedSeat
-from ..controller import clean_prefs, key_command, play_ending, toggle_selection
+from ..controller import clean_prefs, key_command, toggle_selection
 from ..profile.records import coach_figures, make_record
 from ..session import clean_name
-from ..table.play_end import ShowAfterPlay, pegs_of, play_end
+from ..table.play_end import ShowAfterPlay, pegs_of
 
 CHAT_SHOWN = 200
 
@@ -210,28 +210,16 @@ class GuestController(ShowAfterPlay, CoachedSeat):
             self.log_lines = list(message["log"])
         else:
             self.log_lines = (self.log_lines + [e.describe(names) for e in events if e.kind != "deal"])[-400:]
-        shows = tuple(e for e in events if e.kind in ("show", "crib"))
-        first = events.index(shows[0]) if shows else len(events)
-        if shows:
-            self.show = shows
-            self.show_starter = before.starter if before is not None else None
-            self.show_intro = tuple(play_ending(e, names) for e in events[:first]
-                                    if e.kind in ("peg", "go"))[-4:]
-            self.play_end = play_end(before, view.state_id, events)   # a beat before the show
-        ended = bool(shows) and self.play_end is not None
-        self.last_pegs.update(pegs_of(events[:first] if ended else events))
+
+        def said(part) -> str:
+            return ". ".join([e.describe(names) for e in part if e.kind not in ("deal", "discard")][-4:])
+        if not self.bring_show(events, before, view.state_id, names, said):
+            self.last_pegs.update(pegs_of(events))
+            self.announcement = said(events) or self.announcement
         if before is None or before.game_no != view.game_no or before.hand_no > view.hand_no:
             self.last_pegs = {}
         self.selected = {card for card in self.selected if card in view.hand} \
             if view.phase == DISCARDING and not view.has_discarded[view.seat] else set()
-
-        def said(part) -> str:
-            return ". ".join([e.describe(names) for e in part if e.kind not in ("deal", "discard")][-4:])
-        if ended:
-            self.announcement = said(events[:first]) or self.announcement
-            self.held = (said(events[first:]), pegs_of(events[first:]))
-        elif said(events):
-            self.announcement = said(events)
         if self.table["started"]:
             self.screen = "table"
 

@@ -65,6 +65,13 @@ def play_end(before: View | None, state_id: int, events) -> View | None:
                    hand=tuple(hand), said_go=tuple(sorted(said_go)), turn=None, legal=())
 
 
+def play_ending(event, names) -> str:
+    """How the play ended, as the table says it before the show: ``"Bot: last card, 1 (35)"``."""
+    if event.kind == "go":
+        return f"{names[event.seat]}: go"
+    return f"{names[event.seat]}: {event.breakdown.label()} ({event.scores[event.side]})"
+
+
 def pegs_of(events) -> dict[int, str]:
     """Why each side's peg last moved in ``events``: side -> the points' label."""
     return {event.side: event.breakdown.label() for event in events if event.kind == "peg"}
@@ -77,6 +84,33 @@ class ShowAfterPlay:
 
     play_end: View | None = None
     held: tuple[str, dict] = ("", {})
+
+    def bring_show(self, events, before: View | None, state_id: int, names, say) -> bool:
+        """Take a move's ``events`` if they bring a show, and say whether they did: the show
+        (``show``, its starter, the lines that introduce it) and the play's end, which holds
+        the show back. What comes before the show moves the pegs and is said now; the show's
+        own pegs and words wait in ``held`` for `open_show`. Without a play's end (no view from
+        before the move), everything moves and is said at once. ``say(part)`` is what the
+        table says of a run of events ("" keeps the announcement as it is).
+        """
+        shows = tuple(event for event in events if event.kind in ("show", "crib"))
+        if not shows:
+            return False
+        first = events.index(shows[0])
+        self.show = shows
+        self.show_starter = before.starter if before is not None else None
+        # The last card's point (and a go) is said before the show, never lost behind it.
+        self.show_intro = tuple(play_ending(event, names) for event in events[:first]
+                                if event.kind in ("peg", "go"))[-4:]
+        self.play_end = play_end(before, state_id, events)
+        if self.play_end is None:
+            self.last_pegs.update(pegs_of(events))
+            self.announcement = say(events) or self.announcement
+        else:
+            self.last_pegs.update(pegs_of(events[:first]))
+            self.announcement = say(events[:first]) or self.announcement
+            self.held = (say(events[first:]), pegs_of(events[first:]))
+        return True
 
     def open_show(self) -> None:
         said, pegs = self.held
