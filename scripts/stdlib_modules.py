@@ -45,12 +45,22 @@ PACKAGES = ("game", "web")
 # Our modules that never run in the browser (scripts/gen_files.py leaves them out too).
 SKIPPED = ("web/vendor/", "game/arena.py", "game/bots/make_crib_table.py",
            "game/bots/make_win_table.py", "game/bots/proto.py")
-# Modules the runtime imports only when they are there: shutil and zipfile (which Pyodide
-# imports at start) try bz2, lzma and compression.zstd in `try: ... except ImportError`, for
-# archive formats the game never reads. Left out of the list (--record drops them), they cost
-# neither bytes (9 KB brotli) nor import time at start (too little to measure on its own).
+# Modules the runtime imports only when they are there, each inside `try: ... except
+# ImportError` that carries on without it (tests/test_stdlib_modules.py checks every shipped
+# module's source for that). Left out of the list (--record and `closure` drop them), they cost
+# neither bytes nor import time at start:
+# - shutil and zipfile (which Pyodide imports at start) try bz2, lzma and compression.zstd, for
+#   archive formats the game never reads (9 KB brotli);
+# - asyncio tries ssl (and ssl needs _ssl), for TLS sockets, which a page never opens (16 KB);
+# - datetime, abc and threading fall back to _pydatetime, _py_abc and _threading_local, the
+#   pure-Python twins of modules Pyodide builds in (_datetime, _abc, _thread._local): never
+#   taken in the browser (28 KB).
 LEFT_OUT = ("bz2", "lzma", "compression", "compression._common", "compression._common._streams",
-            "compression.zstd", "compression.zstd._zstdfile")
+            "compression.zstd", "compression.zstd._zstdfile", "ssl", "_ssl", "_pydatetime", "_py_abc",
+            "_threading_local")
+# Built into Pyodide's runtime (sys.builtin_module_names; tests/e2e/test_dist.py checks it in
+# the page): the modules whose pure-Python twins in LEFT_OUT are never needed.
+BUILT_IN = ("_abc", "_datetime", "_thread")
 HEADER = """\
 # Standard library modules shipped in dist/ (scripts/stdlib_modules.py): recorded from the
 # browser tests' sys.modules, plus the import-time closure of what game/ and web/ import.
@@ -166,13 +176,14 @@ def our_modules(root: Path = ROOT) -> dict[str, Path]:
 def closure(root: Path = ROOT, source_zip: Path = SOURCE_ZIP) -> set[str]:
     """The stdlib modules the game needs by its source: every one game/ or web/ imports
     anywhere in a file, and what those import at import time, however indirectly (in Pyodide's
-    own stdlib sources); every parent package too."""
+    own stdlib sources); every parent package too. Never one of LEFT_OUT: those are only
+    tried (tests/test_stdlib_modules.py checks it)."""
     stdlib = archive_modules(source_zip)
     ours = our_modules(root)
     wanted: set[str] = set()
     for name, path in ours.items():
         wanted |= imports_of(path.read_text(encoding="utf-8"), name, path.name == "__init__.py", everywhere=True)
-    todo = sorted(name for name in wanted if name in stdlib)
+    todo = sorted(name for name in wanted if name in stdlib and name not in LEFT_OUT)
     seen: set[str] = set()
     with zipfile.ZipFile(source_zip) as zin:
         while todo:
@@ -184,7 +195,8 @@ def closure(root: Path = ROOT, source_zip: Path = SOURCE_ZIP) -> set[str]:
             parents = [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)]
             package = name if member.endswith("__init__.py") else name.rpartition(".")[0]
             found = scan_imports(zin.read(member).decode("utf-8"), package, everywhere=False)
-            todo += [other for other in parents + sorted(found) if other in stdlib and other not in seen]
+            todo += [other for other in parents + sorted(found)
+                     if other in stdlib and other not in seen and other not in LEFT_OUT]
     return seen
 
 

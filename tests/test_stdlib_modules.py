@@ -62,13 +62,24 @@ def test_trim_keeps_only_the_listed_modules_stored(tmp_path):
         stdlib_modules.trim(["email.mime"], target, source)
 
 
-def guarded_imports(source: str, names: tuple[str, ...]) -> tuple[set[str], set[str]]:
-    """(names imported inside a `try` whose handlers catch ImportError, names imported anywhere
-    else) among `names`, at a module's top level."""
+def guarded_imports(source: str, names: tuple[str, ...], built_in: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
+    """(names imported where their absence is caught, names imported anywhere else) among
+    `names`, at a module's top level. Caught: inside a `try` whose handlers catch ImportError,
+    or in such a handler when everything its `try` imports is in `built_in` (a fallback that
+    only runs without a built-in module)."""
     guarded, bare = set(), set()
 
     def catches_import_error(node: ast.Try) -> bool:
         return any(handler.type is not None and "ImportError" in ast.unparse(handler.type) for handler in node.handlers)
+
+    def imported(statements) -> set[str]:
+        found = set()
+        for node in ast.walk(ast.Module(body=statements, type_ignores=[])):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                found.add(node.module or "")
+        return found
 
     def visit(node: ast.AST, inside_try: bool) -> None:
         for child in ast.iter_child_nodes(node):
@@ -81,10 +92,14 @@ def guarded_imports(source: str, names: tuple[str, ...]) -> tuple[set[str], set[
                     if target in names:
                         (guarded if inside_try else bare).add(target)
             if isinstance(child, ast.Try):
+                tried = imported(child.body)
+                fallback = catches_import_error(child) and bool(tried) and tried <= set(built_in)
                 for statement in child.body:
                     visit(ast.Module(body=[statement], type_ignores=[]), catches_import_error(child) or inside_try)
-                for part in child.handlers + child.orelse + child.finalbody:
-                    visit(part if isinstance(part, ast.AST) else ast.Module(body=[part], type_ignores=[]), inside_try)
+                for handler in child.handlers:
+                    visit(handler, fallback or inside_try)
+                for part in child.orelse + child.finalbody:
+                    visit(ast.Module(body=[part], type_ignores=[]), inside_try)
                 continue
             visit(child, inside_try)
 
@@ -98,12 +113,17 @@ def test_guarded_imports_tells_an_optional_import_from_a_required_one():
               "try:\n    import json\nexcept ValueError:\n    pass\n")
     names = ("bz2", "lzma", "compression.zstd", "json")
     assert guarded_imports(source, names) == ({"bz2", "compression.zstd"}, {"lzma", "json"})
+    fallback = ("try:\n    from _abc import get_cache_token\nexcept ImportError:\n    from _py_abc import ABCMeta\n"
+                "try:\n    import json\nexcept ImportError:\n    import _pydatetime\n")
+    assert guarded_imports(fallback, ("_py_abc", "_pydatetime"), built_in=("_abc",)) == ({"_py_abc"}, {"_pydatetime"})
 
 
 @pytest.mark.skipif(not stdlib_modules.SOURCE_ZIP.is_file(), reason="node_modules/pyodide is missing: scripts/setup")
 def test_the_modules_left_out_are_only_ever_imported_where_their_absence_is_caught():
-    """bz2, lzma and compression.* are left out of dist's stdlib: no shipped module may need
-    them, only try them (shutil and zipfile do, inside `except ImportError`)."""
+    """bz2, lzma, compression.*, ssl and the pure-Python twins of built-in modules are left
+    out of dist's stdlib: no shipped module may need them, only try them (shutil and zipfile
+    try the compressors, asyncio ssl, datetime, abc and threading their twins, all inside
+    `except ImportError`); and our own modules import none of them, anywhere."""
     listed = set(stdlib_modules.read_list())
     assert not listed & set(stdlib_modules.LEFT_OUT)
     tops = tuple(name for name in stdlib_modules.LEFT_OUT if "." not in name) + ("compression.zstd",)
@@ -114,7 +134,11 @@ def test_the_modules_left_out_are_only_ever_imported_where_their_absence_is_caug
             source = zin.read(known[name]).decode("utf-8")
             if not any(top.split(".")[0] in source for top in tops):
                 continue
-            guarded, bare = guarded_imports(source, tops)
+            guarded, bare = guarded_imports(source, tops, stdlib_modules.BUILT_IN)
             assert not bare, f"{name} imports {bare} unguarded: it must stay in the list"
             trying |= {name} if guarded else set()
-    assert {"shutil", "zipfile"} <= trying
+    assert {"shutil", "zipfile", "asyncio.base_events", "datetime", "abc", "threading"} <= trying
+    for name, path in stdlib_modules.our_modules().items():
+        ours = stdlib_modules.imports_of(path.read_text(encoding="utf-8"), name, path.name == "__init__.py",
+                                         everywhere=True)
+        assert not ours & set(stdlib_modules.LEFT_OUT), f"{name} imports {ours & set(stdlib_modules.LEFT_OUT)}"
