@@ -16,8 +16,8 @@ from test_play_bot import open_table, play_game
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "scripts"))
 import build_dist  # noqa: E402
-import stdlib_modules  # noqa: E402
 import serve  # noqa: E402
+import stdlib_modules  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
