@@ -61,6 +61,17 @@ async (button) => {
 }
 """
 
+# Page function: the state of a page still loading, as one line for a failure's message.
+LOADING_STATE = """
+() => {
+  const files = performance.getEntriesByType("resource")
+    .map((entry) => `${entry.name.split("/").pop().split("?")[0]} ${Math.round(entry.responseEnd)}`);
+  const loading = document.getElementById("loading")?.textContent;
+  return `at ${Math.round(performance.now())} ms, ${document.readyState}, loading line ${JSON.stringify(loading)}, `
+    + `html ${JSON.stringify({...document.documentElement.dataset})}, files done: ${files.join(", ")}`;
+}
+"""
+
 
 class Driver:
     def __init__(self, config: dict):
@@ -137,15 +148,25 @@ class Driver:
                 self.page.goto(url)
                 self.page.wait_for_selector(READY, state="attached", timeout=60_000)
                 return
-            except PlaywrightError:
+            except PlaywrightError as failed:
                 if attempt == 2 or self.crashed is not self.page:
-                    raise
+                    raise PlaywrightError(f"{failed}\n{self._loading_account()}") from None
                 print(f"{time.strftime('%H:%M:%S')} loading {url} crashed the renderer: "
                       "once more in a new browser", file=sys.stderr, flush=True)
                 self.browser.close()     # (a second page in the same browser crashed too, once)
                 self.context = None
                 self._launch()
                 self.new_page(*self._page_options)
+
+    def _loading_account(self) -> str:
+        """What a page that never got ready was doing (CI shows only the test's output): its
+        loading line, the files it finished and when (ms), and the console's errors."""
+        try:
+            state = self.page.evaluate(LOADING_STATE)
+        except PlaywrightError as failed:
+            state = f"(the page did not answer: {failed.message.splitlines()[0]})"
+        errors = "".join(f"\n  {error}" for error in self.errors[-8:]) or " none"
+        return f"the page: {state}\nits errors:{errors}"
 
     def host(self, players: int, target: int = 61, name: str = "Hana") -> str:
         self.open(self.base + "?speed=instant")
