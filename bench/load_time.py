@@ -88,7 +88,7 @@ MOBILE_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 
 MOBILE_CPU = 4
 MOBILE_TIMEOUT_MS = 240_000
 # Kinds of file, for the bytes of a first visit: the first pattern a URL's path matches.
-KINDS = (("wasm", re.compile(r"\.wasm$")), ("stdlib", re.compile(r"python_stdlib\.zip$")),
+KINDS = (("wasm", re.compile(r"\.wasm$")), ("stdlib", re.compile(r"(python_stdlib|stdlib_after_start)\.zip$")),
          ("app", re.compile(r"(app\.zip|\.py|pyscript\.toml|empty\.toml)$")),
          ("runtime js", re.compile(r"/vendor/.*\.(m?js|json)$")),
          ("page", re.compile(r".")))

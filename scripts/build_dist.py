@@ -29,7 +29,8 @@ For a first visit on a slow network: the page's head preloads every file of the 
 package list (trim_lock), the trimmed stdlib is brotli'd at the best quality (best_brotli), and
 so is every file under BEST_BELOW; PyScript's chunks the page never imports are left out
 (UNFETCHED_CHUNKS), and the service worker caches the icons only when first fetched
-(CACHED_ON_USE). The bytecode, ours and the stdlib's, has no column positions (see
+(CACHED_ON_USE). The stdlib modules that Pyodide's own start never imports come in a second
+zip fetched once the wasm is in (STDLIB_AFTER_START_PATH). The bytecode, ours and the stdlib's, has no column positions (see
 scripts/precompile_app.mjs). PyScript's own modules come precompiled too (PYSCRIPT_BYTECODE). About 3.9 MB in all (bench/load_time.py measures it).
 """
 
@@ -43,7 +44,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_bundle  # noqa: E402
@@ -215,13 +216,16 @@ def snapshot_modules(root: Path = ROOT) -> list[str]:
     return sorted(name for name in paths if not touches_js(name, set()))
 
 
-def write_snapshot_wrapper(out: Path, version: str, modules: list[str], snapshots: bool = True) -> None:
-    """Fill in web/snapshot.mjs's build version, module list and whether it makes and loads
-    snapshots at all (each placeholder once)."""
+def write_snapshot_wrapper(out: Path, version: str, modules: list[str], snapshots: bool = True,
+                           after_start: bool = False) -> None:
+    """Fill in web/snapshot.mjs's build version, module list, whether it makes and loads
+    snapshots at all, and whether the build has STDLIB_AFTER_START_PATH (each placeholder once)."""
     path = out / SNAPSHOT_WRAPPER
     text = path.read_text(encoding="utf-8")
+    later = "./" + PurePosixPath(STDLIB_AFTER_START_PATH).relative_to(PurePosixPath(SNAPSHOT_WRAPPER).parent).as_posix()
     for placeholder, value in (('"__BUILD__"', json.dumps(version)), ('["__MODULES__"]', json.dumps(modules)),
-                               ('"__SNAPSHOTS__"', json.dumps(snapshots))):
+                               ('"__SNAPSHOTS__"', json.dumps(snapshots)),
+                               ('"__AFTER_START__"', json.dumps(later if after_start else None))):
         if text.count(placeholder) != 1:
             sys.exit(f"build_dist: {SNAPSHOT_WRAPPER} must hold {placeholder} exactly once")
         text = text.replace(placeholder, value)
@@ -388,18 +392,30 @@ STDLIB_KINDS = ("full", "pyc", "py")
 STDLIB_SOURCES = {"pyc": stdlib_modules.MIN_BYTECODE, "py": stdlib_modules.MIN_SOURCES}
 
 
-def write_stdlib(out: Path, kind: str) -> str:
-    """Replace dist's copy of the standard library by the `kind` one; return a summary."""
+# The listed modules that only PyScript and the game import (stdlib_modules.AFTER_START), when
+# web/snapshot.mjs installs the bundle: fetched with it, once the wasm is in.
+STDLIB_AFTER_START_PATH = "web/stdlib_after_start.zip"
+
+
+def write_stdlib(out: Path, kind: str, after_start: bool) -> str:
+    """Replace dist's copy of the standard library by the `kind` one; with `after_start`, the
+    modules of AFTER_START go in STDLIB_AFTER_START_PATH instead. Returns a summary."""
     if kind == "full":
         return "the whole standard library"
     source = STDLIB_SOURCES[kind]
     if not source.is_file():
         sys.exit(f"build_dist: {source.relative_to(ROOT)} is missing: run scripts/setup")
+    listed = stdlib_modules.read_list()
+    later = [name for name in listed if after_start and name in stdlib_modules.AFTER_START]
+    if after_start and len(later) != len(stdlib_modules.AFTER_START):
+        sys.exit(f"build_dist: AFTER_START names modules that {stdlib_modules.STDLIB_LIST.name} lacks")
     try:
-        count, size = stdlib_modules.trim(stdlib_modules.read_list(), out / STDLIB_PATH, source)
+        count, size = stdlib_modules.trim([name for name in listed if name not in later], out / STDLIB_PATH, source)
+        if later:
+            stdlib_modules.trim(later, out / STDLIB_AFTER_START_PATH, source)
     except KeyError as error:
         sys.exit(f"build_dist: {stdlib_modules.STDLIB_LIST.name} names {error}, which {source.name} lacks")
-    return f"{count} stdlib modules as {kind}, {size / 1e6:.1f} MB"
+    return f"{count} + {len(later)} stdlib modules as {kind}, {size / 1e6:.1f} MB"
 
 
 # --app: what web/app.zip holds of each module: bytecode and source (tracebacks show source
@@ -430,13 +446,14 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
-    stdlib_note = write_stdlib(out, stdlib)
+    stdlib_note = write_stdlib(out, stdlib, after_start=bundle)
+    after_start = (out / STDLIB_AFTER_START_PATH).is_file()
     page = out / "index.html"
     html = page.read_text(encoding="utf-8")
     if bundle:
         trim_lock(out / LOCK_PATH)
         html = inline_config(html, dist_config())
-        files = sorted(files + [app_bundle.SITE_PATH, PYSCRIPT_BYTECODE])
+        files = sorted(files + [app_bundle.SITE_PATH, PYSCRIPT_BYTECODE] + [STDLIB_AFTER_START_PATH] * after_start)
     extras = (preload_links() if bundle else "") + HEAD_EXTRAS
     html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")
@@ -445,7 +462,7 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
     version = digest.hexdigest()[:12]
     if bundle:   # hashed above as the template; the values it gets derive from the rest
-        write_snapshot_wrapper(out, version, snapshot_modules(), snapshots)
+        write_snapshot_wrapper(out, version, snapshot_modules(), snapshots, after_start)
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
     (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
     raw = packed = 0

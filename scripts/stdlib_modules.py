@@ -61,6 +61,13 @@ LEFT_OUT = ("bz2", "lzma", "compression", "compression._common", "compression._c
 # Built into Pyodide's runtime (sys.builtin_module_names; tests/e2e/test_dist.py checks it in
 # the page): the modules whose pure-Python twins in LEFT_OUT are never needed.
 BUILT_IN = ("_abc", "_datetime", "_thread")
+# Shipped modules that Pyodide's own start never imports, only PyScript (html) and the game:
+# scripts/build_dist.py puts them in a second, small zip (web/stdlib_after_start.zip, 42 KB
+# brotli) that web/snapshot.mjs fetches once the wasm is in, with our bundle. On a slow network
+# every byte fetched before the wasm's last one delays it, and these are not read before the
+# runtime has started. Were one of them needed sooner, dist's page would not start at all
+# (tests/e2e/test_dist.py, which also checks where each was imported from).
+AFTER_START = ("datetime", "fractions", "hashlib", "hmac", "html", "html.entities", "numbers", "secrets")
 HEADER = """\
 # Standard library modules shipped in dist/ (scripts/stdlib_modules.py): recorded from the
 # browser tests' sys.modules, plus the import-time closure of what game/ and web/ import.

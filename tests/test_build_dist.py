@@ -238,12 +238,16 @@ def test_play_notices_an_edited_module(tmp_path):
 def test_dist_ships_only_the_listed_stdlib_modules_stored(dist):
     import stdlib_modules
     shipped = dist / build_dist.STDLIB_PATH
+    after_start = dist / build_dist.STDLIB_AFTER_START_PATH
     listed = stdlib_modules.read_list()
-    assert sorted(stdlib_modules.archive_modules(shipped)) == sorted(listed)
-    with zipfile.ZipFile(shipped) as zin:
-        assert {info.compress_type for info in zin.infolist()} == {zipfile.ZIP_STORED}
-        assert all(name.endswith(".pyc") for name in zin.namelist())   # the default: bytecode
-    assert (dist / (build_dist.STDLIB_PATH + ".br")).stat().st_size < 800_000   # no column tables: 708 KB
+    assert sorted(stdlib_modules.archive_modules(after_start)) == sorted(stdlib_modules.AFTER_START)
+    assert sorted(stdlib_modules.archive_modules(shipped)) == sorted(set(listed) - set(stdlib_modules.AFTER_START))
+    for archive in (shipped, after_start):
+        with zipfile.ZipFile(archive) as zin:
+            assert {info.compress_type for info in zin.infolist()} == {zipfile.ZIP_STORED}
+            assert all(name.endswith(".pyc") for name in zin.namelist())   # the default: bytecode
+    assert (dist / (build_dist.STDLIB_PATH + ".br")).stat().st_size < 650_000   # no column tables: 632 KB
+    assert (dist / (build_dist.STDLIB_AFTER_START_PATH + ".br")).stat().st_size < 50_000   # 39 KB
 
 
 def precached(dist: Path) -> list[str]:
@@ -256,7 +260,8 @@ def precached(dist: Path) -> list[str]:
 def test_the_service_worker_downloads_each_needed_file_once(dist):
     files = precached(dist)
     assert len(files) == len(set(files)) and "index.html" in files
-    assert {"web/app.zip", build_dist.STDLIB_PATH, "web/vendor/pyodide/pyodide.asm.wasm", "web/main.py"} <= set(files)
+    assert {"web/app.zip", build_dist.STDLIB_PATH, build_dist.STDLIB_AFTER_START_PATH,
+            "web/vendor/pyodide/pyodide.asm.wasm", "web/main.py"} <= set(files)
     assert all((dist / name).is_file() for name in files)
     assert not set(build_dist.CACHED_ON_USE) & set(files)   # the icons: cached when fetched
     assert all((dist / name).is_file() for name in build_dist.CACHED_ON_USE)

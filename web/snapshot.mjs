@@ -28,12 +28,16 @@ const KEY = new URL(`./snapshot-${BUILD}.bin`, import.meta.url).href;
 const SAVED = "cribbage.snapshot";          // localStorage: the build whose snapshot is stored
 const FAILED = "cribbage.snapshot.failed";   // localStorage: the build whose snapshot failed
 const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip" };   // see web/main.py
+// The stdlib modules that only PyScript and the game import, never the runtime's own start
+// (scripts/stdlib_modules.py AFTER_START), in a zip of their own, or null: all in python_stdlib.zip.
+const AFTER_START = "__AFTER_START__";
+const STDLIB_AFTER_START = AFTER_START && { url: new URL(AFTER_START, import.meta.url).href, path: "/lib/stdlib_after_start.zip" };
 // PyScript passes indexURL = this module's folder; the runtime lives in vendor/pyodide/.
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
 const root = document.documentElement;
 
-// Our modules (web/app.zip) and PyScript's own as bytecode (web/pyscript.zip, see
-// unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
+// Our modules (web/app.zip), the stdlib's modules that only they import (STDLIB_AFTER_START) and
+// PyScript's own as bytecode (web/pyscript.zip, see unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
 // last byte. So they are fetched from then on, not with the rest: on a slow network every byte
 // fetched before the wasm's last one delays it (bench/ready_path.py shows the wasm's end).
 // The moment is when WebAssembly.instantiateStreaming, Pyodide's one call of it, resolves: its
@@ -41,13 +45,15 @@ const root = document.documentElement;
 // which runs the runtime's start in one long task (a resource-timing observer's callback would
 // wait behind it). install() starts them anyway if that never happened. This wrapper writes
 // app.zip where web/main.py finds it (dist's PyScript config has no [files]).
-const later = {};   // the promises of the two files' bytes, once requested
+const later = {};   // the promises of the three files' bytes, once requested
 function fetchLater() {
   if (later.bundle) return;
   const bytes = (url) => fetch(url).then((response) =>
     (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`${response.status} ${url}`))));
   later.bundle = bytes(BUNDLE.url);
   later.bundle.catch(() => {});   // reported by install(); no "unhandled rejection" before that
+  later.stdlib = STDLIB_AFTER_START ? bytes(STDLIB_AFTER_START.url) : Promise.resolve(null);
+  later.stdlib.catch(() => {});
   later.bytecode = bytes(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
 }
 const streaming = WebAssembly.instantiateStreaming;
@@ -145,11 +151,22 @@ async function start(options) {
   return pyodide;
 }
 
-// Our modules and PyScript's bytecode into the file system, once the runtime is up.
+// Our modules, the rest of the stdlib and PyScript's bytecode into the file system, once the
+// runtime is up (and before PyScript runs any Python: it imports html).
 async function install(pyodide) {
   fetchLater();
-  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(await later.bundle));
+  const [bundle, stdlib] = await Promise.all([later.bundle, later.stdlib]);
+  pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(bundle));
+  if (stdlib) addStdlib(pyodide, STDLIB_AFTER_START.path, stdlib);
   await unpackBytecode(pyodide);
+}
+
+// The zip of stdlib modules at `path`, at the end of sys.path (zipimport). A runtime restored
+// from a snapshot has the entry already (the worker added it), not the file.
+function addStdlib(pyodide, path, bytes) {
+  pyodide.FS.writeFile(path, new Uint8Array(bytes));
+  const literal = JSON.stringify(path);   // a Python string literal too (the path is ASCII)
+  pyodide.runPython(`import sys\nif ${literal} not in sys.path:\n    sys.path.append(${literal})`);
 }
 
 // PyScript's own Python modules as bytecode (scripts/precompile_pyscript.mjs), unpacked into
@@ -208,6 +225,7 @@ function makeInWorker() {
     const timer = setTimeout(() => done({ ok: false, error: "timed out" }), 120000);
     worker.onmessage = ({ data }) => done(data);
     worker.onerror = (event) => done({ ok: false, error: event.message || "worker error" });
-    worker.postMessage({ key: KEY, modules: MODULES, bundleURL: BUNDLE.url, bundlePath: BUNDLE.path, cache: CACHE });
+    worker.postMessage({ key: KEY, modules: MODULES, bundleURL: BUNDLE.url, bundlePath: BUNDLE.path,
+                         stdlib: STDLIB_AFTER_START, cache: CACHE });
   });
 }

@@ -70,6 +70,12 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     runtime = page.evaluate(PYTHON, "import sys\nresult = [sorted(sys.builtin_module_names), sorted(sys.modules)]")
     assert set(stdlib_modules.BUILT_IN) <= set(runtime[0]), runtime[0]
     assert not set(stdlib_modules.LEFT_OUT) & set(runtime[1]), set(stdlib_modules.LEFT_OUT) & set(runtime[1])
+    # The stdlib's modules that came once the wasm was in were imported from their own zip
+    # (PyScript imports html at its start; the game the others it needs).
+    origins = page.evaluate(PYTHON, f"import sys\nresult = {{name: sys.modules[name].__file__ for name in "
+                            f"{stdlib_modules.AFTER_START!r} if name in sys.modules}}")
+    assert "html" in origins and "fractions" in origins, origins
+    assert all(path.startswith("/lib/stdlib_after_start.zip/") for path in origins.values()), origins
     context.set_offline(True)
     page.goto(dist_site + "?speed=instant")
     wait_ready(page)
