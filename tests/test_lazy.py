@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import app_bundle  # noqa: E402
 from build_dist import import_time_imports  # noqa: E402
 
-from web.lazy import LAZY  # noqa: E402
+from web.lazy import AFTER_READY, LAZY  # noqa: E402
 
 
 def our_modules() -> dict[str, str]:
@@ -37,10 +37,17 @@ def imported_at_start() -> set[str]:
 
 
 def test_every_lazy_name_is_one_of_our_modules():
-    assert set(LAZY) <= set(our_modules()), set(LAZY) - set(our_modules())
+    assert set(LAZY) | set(AFTER_READY) <= set(our_modules()), set(LAZY) | set(AFTER_READY) - set(our_modules())
 
 
 def test_the_start_imports_no_lazy_module():
     started = imported_at_start()
     assert {"web.dom", "web.controller", "game.engine", "web.render"} <= started   # the walk works
     assert not started & set(LAZY), f"imported at start: {sorted(started & set(LAZY))}"
+
+
+def test_the_start_leaves_the_bots_and_the_coach_for_after_ready():
+    started = imported_at_start()
+    assert not started & set(AFTER_READY), f"imported at start: {sorted(started & set(AFTER_READY))}"
+    assert not {name for name in started if name.startswith("game.coach")}, sorted(started)
+    assert not {name for name in started if name.startswith("game.bots.")}, sorted(started)

@@ -23,7 +23,6 @@ from game.errors import ParseError
 from game.events import Event
 from game.view import View
 
-from .coach.follow import TableCoach
 from .coach.seat import CoachedSeat
 from .profile.model import DEFAULT_PREFS
 from .profile.model import clean_prefs as profile_prefs
@@ -124,7 +123,7 @@ class Controller(ShowAfterPlay, CoachedSeat):
         self.last_pegs: dict[int, str] = {}   # side -> why its peg last moved
         self.announcement = ""                # for the live region
         self.error = ""
-        self.coach = TableCoach(ME)           # hints and reviews (web.coach.follow)
+        self._coach = None                    # see `coach`
         self.hint = None                      # the hint asked for, while its decision lasts
 
     # -- what is on screen --
@@ -161,6 +160,17 @@ class Controller(ShowAfterPlay, CoachedSeat):
         return self.session is not None and self.session.state.phase == OVER
 
     # -- the coach --
+
+    @property
+    def coach(self):
+        """The seat's `web.coach.follow.TableCoach` (hints and reviews), made on first use: the
+        coach's modules are a third of what the start would import otherwise, and they load
+        just after it instead (web.lazy.AFTER_READY)."""
+        if self._coach is None:
+            from .coach.follow import TableCoach
+
+            self._coach = TableCoach(ME)
+        return self._coach
 
     def coach_follow(self) -> bool:
         if self.session is None:

@@ -6,7 +6,8 @@ imported by the code that first needs them (a function-level `import`), so a pho
 time at start on modules most visits never run. They ship in the same web/app.zip: the bytes
 are cheap next to the CPU (bench/ready_path.py times each module's import).
 
-`LAZY` is checked in the browser: tests/e2e/test_play_bot.py fails if a bot game imports one of
+`AFTER_READY` lists what a bot game needs but the start does not: it is imported just after
+the table is ready. `LAZY` is checked in the browser: tests/e2e/test_play_bot.py fails if a bot game imports one of
 them; snapshot visits (web/snapshot.mjs) may hold them all, which costs nothing there.
 
 Code that only asks *whether* an object is one of a lazy module's classes must not import that
@@ -41,6 +42,13 @@ LAZY = (
     "web.profile.replay",
     "web.profile.stats",
 )
+
+# Needed by every bot game, but not to show the start: the bots' levels (their tables and
+# searches) and the coach (its hints and reviews, and the fractions it counts in), about half of
+# what the start would import otherwise. web/main.py imports them in the page's first idle
+# moment after the table is ready; code that needs them sooner (a game resumed at start, a
+# click before then) imports them itself, as for LAZY.
+AFTER_READY = ("game.bots.levels", "game.coach", "web.coach.follow")
 
 
 def is_a(value, where: str) -> bool:

@@ -4,15 +4,18 @@ The built site (scripts/build_dist.py) ships game/ and web/ as one zip of precom
 bytecode, which its interpreter wrapper (web/snapshot.mjs) writes to app.zip; it goes first on sys.path, so zipimport loads
 every module from it. The repository's own page has no app.zip and imports the sources.
 Then it mounts the table (web.dom), which removes the loading line and sets the ready
-marker (`<html data-ready="true">`) that tests and the benchmark wait for.
+marker (`<html data-ready="true">`) that tests and the benchmark wait for, and once the page is
+idle imports what a bot game needs but the start does not (web.lazy.AFTER_READY).
 """
 
+import importlib
 import os
 import sys
 
 if os.path.isfile("app.zip"):
     sys.path.insert(0, os.path.abspath("app.zip"))
 
+from pyodide.ffi import create_once_callable  # noqa: E402
 from pyscript import document, window  # noqa: E402
 
 window.performance.mark("py:main")   # marks for bench/ready_path.py's timeline
@@ -22,3 +25,20 @@ window.performance.mark("py:imported")
 document.getElementById("boot").remove()
 start("table")
 window.performance.mark("py:mounted")
+
+
+def warm_up(_deadline=None) -> None:
+    """What a bot game needs but the start did not (web.lazy.AFTER_READY), while the player
+    looks at the ready table."""
+    from web.lazy import AFTER_READY
+
+    for name in AFTER_READY:
+        importlib.import_module(name)
+
+
+# In the page's first idle moment (Safari has no requestIdleCallback: a moment after the start).
+idle = getattr(window, "requestIdleCallback", None)
+if idle is not None:
+    idle(create_once_callable(warm_up))
+else:
+    window.setTimeout(create_once_callable(warm_up), 200)

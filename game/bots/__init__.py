@@ -15,17 +15,35 @@ always give the same decision.
 
 from __future__ import annotations
 
-from .common import decision_rng
-from .levels import LEVELS, Thought, run, think
-
 BOT_LEVELS = ("easy", "medium", "hard")          # what the page offers
 ARENA_LEVELS = BOT_LEVELS + ("hard-v1",)          # also seated by the arena and the protocol
+
+# The levels' modules (tables, searches) are imported by the first bot made, not with this
+# package: the page's start needs only the names above and `run` (web.lazy.AFTER_READY).
+
+
+def run(steps):
+    """Drive a thinking generator to its end and return its result.
+
+    >>> def counting():
+    ...     yield
+    ...     return 3
+    >>> run(counting())
+    3
+    """
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 class Bot:
     """A bot of one ``level`` with its own ``seed``: ``choose(view)`` returns a legal action."""
 
     def __init__(self, level: str, seed: int = 0):
+        from .levels import LEVELS
+
         if level not in LEVELS:
             raise ValueError(f"no bot level {level!r}: choose from {', '.join(ARENA_LEVELS)}")
         self.level, self.seed = level, seed
@@ -33,6 +51,8 @@ class Bot:
 
     def choose(self, view):
         """One legal action for ``view`` (which must have legal actions)."""
+        from .common import decision_rng
+
         if not view.legal:
             raise ValueError("this seat has nothing to do now")
         if len(view.legal) == 1:
@@ -52,6 +72,9 @@ class Bot:
         >>> thought.action == make_bot("hard", seed=1).choose(seen), len(thought.values)
         (True, 15)
         """
+        from .common import decision_rng
+        from .levels import Thought, think
+
         if not view.legal:
             raise ValueError("this seat has nothing to do now")
         if len(view.legal) == 1:
@@ -69,6 +92,8 @@ def make_bot(level: str, seed: int = 0) -> Bot:
 
 def choose(level: str, view, rng):
     """The action the bot of ``level`` takes in ``view`` with generator ``rng``."""
+    from .levels import LEVELS
+
     if len(view.legal) == 1:
         return view.legal[0]
     return LEVELS[level](view, rng)

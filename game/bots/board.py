@@ -25,7 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import erf, sqrt
 
-from . import win_table
+from . import run, win_table
 
 # Points per hand for a side (pegging + hand + crib when dealing), mean and standard
 # deviation, measured with the arena in hard self-play; four players are partnerships.
@@ -111,8 +111,6 @@ def _their_show(big: int, their_crib: float, dealing: bool):
 def choose_discard(view, rows):
     """The discard with the best chance of winning; ``rows`` as from
     `discard.expected_values` (per-starter hand and crib values)."""
-    from .levels import run
-
     chances = run(think_discard(view, rows))
     best, best_value = None, -1.0
     for action, chance in chances:

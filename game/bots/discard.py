@@ -18,7 +18,7 @@ they value a kept hand:
 from __future__ import annotations
 
 from ..scoring import score_hand
-from . import crib_table
+from . import crib_table, run
 from .common import hand_points
 
 
@@ -82,6 +82,4 @@ def expected_values(view, with_crib: bool = True):
     The value is the kept hand's show plus, with ``with_crib``, the crib counted for its owner,
     averaged exactly over every starter this seat has not seen.
     """
-    from .levels import run
-
     return run(think_values(view, with_crib))

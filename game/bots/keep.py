@@ -17,7 +17,7 @@ weaker than the real play are the likely culprits; a smaller weight is untried.
 >>> from game.engine import Config, new_game
 >>> from game.view import view
 >>> from game.bots import discard
->>> from game.bots.levels import run
+>>> from game.bots import run
 >>> import random
 >>> seen = view(new_game(Config(players=2), seed=3), 0)
 >>> rows = discard.expected_values(seen)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import board, discard, keep, pegging
+from . import board, discard, keep, pegging, run
 from .common import peg_points, play_action
 
 
@@ -133,15 +133,6 @@ class Thought(NamedTuple):
     action: object
     values: tuple = ()
     measure: str = ""
-
-
-def run(steps):
-    """Drive a thinking generator to its end and return its result."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def think(level: str, view, rng):

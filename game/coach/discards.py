@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..bots import crib_data, crib_table
-from ..bots.levels import run
+from ..bots import run
 from ..cards import Card, format_cards
 from ..scoring import score_hand
 

@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass
 
 from ..bots import pegging
-from ..bots.levels import run
+from ..bots import run
 from ..cards import Card
 
 MIN_LOST = 0.5      # points: a smaller gap is within the estimate's noise

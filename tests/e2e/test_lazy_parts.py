@@ -1,4 +1,5 @@
 """The bot game's path imports none of the parts web.lazy defers; each comes in on first use.
+What the start leaves for after ready (web.lazy.AFTER_READY) comes in once the page is idle.
 
 A whole 61-point game against the bot (start, discards, play, shows, verdict, the game kept in
 the profile) runs without importing any module of `web.lazy.LAZY`; opening Statistics, a replay
@@ -10,7 +11,7 @@ from harness import LOADED_MODULES
 from playwright.sync_api import Page, expect
 from test_play_bot import open_table, play_game
 
-from web.lazy import LAZY
+from web.lazy import AFTER_READY, LAZY
 
 pytestmark = pytest.mark.e2e
 
@@ -50,3 +51,14 @@ def test_inviting_friends_imports_the_tables_on_first_use(page, site):
     page.get_by_test_id("create-table").click()
     expect(page.get_by_test_id("invite-link")).to_be_visible()
     assert {"web.friends.host", "web.friends.host_controller", "web.net.transport"} <= lazy_loaded(page)
+
+
+def test_the_coach_comes_in_once_the_table_is_ready_and_hints_work(page, site):
+    page.goto(site + "?speed=instant")
+    page.wait_for_selector('html[data-ready="true"]')
+    page.wait_for_function(f"({LOADED_MODULES})().then((names) => names && {list(AFTER_READY)!r}"
+                           ".every((name) => names.includes(name)))")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(6)
+    page.get_by_test_id("hint-button").click()
+    expect(page.get_by_test_id("hint")).to_be_visible()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.bots.levels import run
+from game.bots import run
 from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
                         Walker, has_choice, review_discard, think_play, think_values)
 from game.coach.discards import discard_choice, think_discards

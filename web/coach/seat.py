@@ -15,7 +15,7 @@ A controller mixes `CoachedSeat` in, holds a `TableCoach` as ``coach`` and its p
 
 from __future__ import annotations
 
-from game.bots.levels import run
+from game.bots import run
 
 
 class CoachedSeat:

@@ -35,7 +35,6 @@ from game.actions import Action
 from game.codec import config_from_json, config_to_json
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
-from game.coach import walk
 from game.fair import Round, audit
 
 from ..session import Session, clean_name
@@ -128,6 +127,8 @@ class GameRecord:
 
 def walk_record(record: GameRecord):
     """The record's game cut into hands as its seat saw them (`game.coach.walk`)."""
+    from game.coach import walk     # here, not at the top: the coach loads after the start (web.lazy.AFTER_READY)
+
     start = new_game(record.config, record.seed, hand_seeds=record.hand_seeds)
     return walk(start, record.actions, record.seat)
 

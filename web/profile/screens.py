@@ -18,7 +18,6 @@ import json
 from dataclasses import replace
 from html import escape
 
-from game.coach import GameReview, think_hand
 from game.errors import ParseError
 
 from .model import Profile
@@ -142,6 +141,8 @@ class ProfileScreens:
         """Review one hand of the first game that owes its figures, as a generator that yields
         while it searches (the page runs it in slices when nothing else waits); the game keeps
         its figures once its last hand is done."""
+        from game.coach import GameReview, think_hand   # the coach loads after the start (web.lazy.AFTER_READY)
+
         record = next((r for r in self.profile.records if r.coach_due), None)
         if record is None:
             return
