@@ -413,7 +413,7 @@ def median(values: list) -> float:
 
 def table(results: dict[str, dict[str, list[Load]]]) -> None:
     """One row per page and visit."""
-    header = (f"{'page':<22}{'visit':<8}{'first paint ms':>16}{'ready ms':>24}{'transferred':>13}"
+    header = (f"{'page':<30}{'visit':<8}{'first paint ms':>16}{'ready ms':>24}{'transferred':>13}"
               f"{'requests':>10}{'server':>11}{'snapshot':>10}")
     print(header)
     print("-" * len(header))
@@ -428,20 +428,20 @@ def table(results: dict[str, dict[str, list[Load]]]) -> None:
             paint = "-" if paint != paint else f"{paint:.0f}"   # NaN: an empty page paints no content
             loaded = sum(load.snapshot == "loaded" for load in loads)
             snapshot = f"{loaded}/{len(loads)}" if any(load.snapshot for load in loads) else "-"
-            print(f"{name:<22}{visit:<8}{paint:>16}{ready:>24}{size(received):>13}{requests:>10.0f}"
+            print(f"{name:<30}{visit:<8}{paint:>16}{ready:>24}{size(received):>13}{requests:>10.0f}"
                   f"{size(served):>11}{snapshot:>10}")
 
 
 def kinds_table(results: dict[str, dict[str, list[Load]]]) -> None:
     """First-visit bytes by kind of file, one row per page."""
     names = [kind for kind, _ in KINDS]
-    header = f"{'first visit':<22}" + "".join(f"{name:>12}" for name in names) + f"{'total':>12}"
+    header = f"{'first visit':<30}" + "".join(f"{name:>12}" for name in names) + f"{'total':>12}"
     print(header)
     print("-" * len(header))
     for name, visits in results.items():
         loads = visits["cold"]
         cells = [median([load.kinds[kind] for load in loads]) for kind in names]
-        print(f"{name:<22}" + "".join(f"{size(cell):>12}" for cell in cells)
+        print(f"{name:<30}" + "".join(f"{size(cell):>12}" for cell in cells)
               + f"{size(median([load.received for load in loads])):>12}")
 
 
@@ -499,7 +499,7 @@ def report(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str
                                   f"{ready(profile, f'{spec} {floor}') / ready(profile, EMPTY):.2f}x", None, ""))
         for label, figure, met, goal in lines:
             verdict = "" if met is None else ("met" if met else "NOT met")
-            print(f"  {label:<30}{figure:<26}{'goal ' + goal if goal else '':<16}{verdict}")
+            print(f"  {label:<32}{figure:<24}{'goal ' + goal if goal else '':<16}{verdict}")
 
 
 def before_after(results: dict[str, dict[str, dict[str, list[Load]]]], specs: list[str]) -> None:
