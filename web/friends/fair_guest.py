@@ -25,7 +25,7 @@ from dataclasses import replace
 from game.engine import Config
 from game.fair import Round, Seen, check_reveal, check_seen
 
-VERIFIED, ALARM, UNCHECKED = "verified", "alarm", "unchecked"
+from .verdicts import ALARM, UNCHECKED, VERIFIED
 
 
 class FairWatch:

@@ -1,6 +1,7 @@
 """The fair deal on screen: a mark per hand at each guest ("deal verified"), an alarm that
 cannot be missed when a check fails, and a plain word on what the check proves. Pure Python
-(HTML text); the verdicts are `web.friends.fair_guest`'s.
+(HTML text); the verdicts are `web.friends.fair_guest`'s
+(`web.friends.verdicts`).
 
 >>> class Guest: hosting = False; fair = None
 >>> fair_strip(Guest())
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from html import escape
 
-from .fair_guest import ALARM, VERIFIED
+from .verdicts import ALARM, UNCHECKED, VERIFIED
 
 WORDS = {VERIFIED: ("✓", "deal verified"), ALARM: ("⚠", "check failed"),
-         "unchecked": ("–", "not checked (you joined later)"), "pending": ("…", "secret not revealed yet")}
+         UNCHECKED: ("–", "not checked (you joined later)"), "pending": ("…", "secret not revealed yet")}
 PROVES = ("Each hand's deck is shuffled from the host's secret, locked in before the hand, and a random "
           "share from every friend's browser. After the show the secret is revealed and your browser checks "
           "every card you saw. This proves no one stacked the deck; it does not hide the cards from the "

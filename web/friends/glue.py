@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import time
 from typing import TYPE_CHECKING
 
@@ -79,6 +78,7 @@ class FriendsGlue:
             self.ctl.prefs.update(players=players, target=target)
             name = clean_name(form.get("name"), "Host")
             self.ctl.prefs["name"] = name
+            import secrets
             from .host import HostTable
             table = HostTable(secrets.token_urlsafe(16), players, target, name)
         except ValueError as refused:

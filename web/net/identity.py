@@ -18,7 +18,6 @@ whose fingerprint is the pinned one can reach no one but the host. Pure Python.
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 
 ALGORITHM = "sha-256"
@@ -93,6 +92,8 @@ def key_pin(public_key: bytes) -> str:
     >>> key_pin(b"\\x04" + bytes(64))
     'We8aWgDzWxpyLaVspwtSpyHzOZhjTU-kJZMB8XD3tr0'
     """
+    import hashlib   # here, not at the top: the start (which reads the link's pin) goes without
+
     return base64.urlsafe_b64encode(hashlib.sha256(public_key).digest()).decode("ascii").rstrip("=")
 
 

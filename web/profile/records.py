@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import zlib
 from dataclasses import asdict, dataclass, replace
@@ -35,7 +34,6 @@ from game.actions import Action
 from game.codec import config_from_json, config_to_json
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
-from game.fair import Round, audit
 
 from ..session import Session, clean_name
 
@@ -186,6 +184,8 @@ def record_mode(bots, seat: int) -> str:
 def make_record(config: Config, seed, actions, seat: int, names, mode: str, finished: str,
                 hand_seeds=(), fair=None):
     """Replay a game into its record; a ``fair`` transcript is checked (`check_fair`)."""
+    import hashlib   # here, not at the top: the start (a first visit has no records) goes without
+
     hand_seeds = tuple(hand_seeds)
     summary = summarise(config, seed, actions, seat, hand_seeds)
     recipe = [config_to_json(config), seed, list(actions), seat] + ([list(hand_seeds)] if hand_seeds else [])
@@ -197,6 +197,8 @@ def make_record(config: Config, seed, actions, seat: int, names, mode: str, fini
 def check_fair(config: Config, seed: int, hand_seeds, fair) -> dict:
     """A fair deal's transcript, read and audited again (`game.fair.audit`): its alarms must
     include every problem the audit finds, or the record was altered to hide one."""
+    from game.fair import Round, audit   # only records of tables with friends have one
+
     if not isinstance(fair, dict) or set(fair) != {"table", "rounds", "alarms"}:
         raise ParseError("a game record's fair deal has the fields alarms, rounds, table")
     table, rounds, alarms = fair["table"], fair["rounds"], fair["alarms"]
