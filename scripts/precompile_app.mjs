@@ -7,6 +7,8 @@
 // Pyodide itself, so it carries that CPython's magic number. The header still holds the
 // source's hash, which scripts/app_bundle.py uses to tell a stale bundle from a fresh one.
 // Docstrings are emptied in the bytecode (not in --sources copies): the page never reads them.
+// Unless --sources-only, the zip also holds web/dataclass_methods.py's table (its MEMBER): the
+// methods of every dataclass our modules make, compiled here, which the page installs at start.
 // With --sources the .py files go in too, for tracebacks with source lines (zipimport never
 // reads them to import); with --sources-only they go in alone (the browser compiles them). A module with a syntax error goes in as source only (with a warning),
 // so the page raises the same SyntaxError as the repository's page rather than run old code. The members are stored, not deflated: the site's precompressed
@@ -37,6 +39,7 @@ for (const file of files) {
 }
 pyodide.runPython(readFileSync(new URL("./docstrings.py", import.meta.url), "utf8"));   // without_docstrings
 pyodide.globals.set("FILES", pyodide.toPy(files));
+pyodide.globals.set("DATACLASS_METHODS", readFileSync(new URL("../web/dataclass_methods.py", import.meta.url), "utf8"));
 pyodide.globals.set("SOURCES", sources);
 pyodide.globals.set("SOURCES_ONLY", sourcesOnly);
 pyodide.runPython(`
@@ -47,6 +50,30 @@ def bytecode(name, source):
     code = compile(without_docstrings(source), "app.zip/" + name, "exec", dont_inherit=True, optimize=0)
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
             + importlib.util.source_hash(source) + marshal.dumps(code))
+
+def methods_table():
+    """Import every module that makes dataclasses, recording the methods' sources and code
+    (web/dataclass_methods.py). A module that cannot be imported here (it needs the page) is
+    left out, with a warning: its classes are compiled in the browser, as without a table."""
+    table = {}
+    dataclass_methods.record(table)
+    for name in sorted(FILES):
+        with open("/src/" + name, encoding="utf-8") as stream:
+            if "@dataclass" not in stream.read():
+                continue
+        try:
+            importlib.import_module(name.removesuffix(".py").removesuffix("/__init__").replace("/", "."))
+        except Exception as error:
+            print(f"precompile_app.mjs: {name}: not imported ({error!r}); its dataclasses compile in the browser",
+                  file=sys.stderr)
+    dataclass_methods.uninstall()
+    return table
+
+import importlib, types
+# The recorder is this repository's (as docstrings.py is), so that any ROOT can be bundled.
+dataclass_methods = types.ModuleType("dataclass_methods")
+exec(compile(DATACLASS_METHODS, "web/dataclass_methods.py", "exec"), vars(dataclass_methods))
+sys.path.insert(0, "/src")
 
 with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
     for name in sorted(FILES):
@@ -62,5 +89,7 @@ with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
             zout.writestr(zipfile.ZipInfo(name + "c", (2000, 1, 1, 0, 0, 0)), pyc)
         if SOURCES or pyc is None:
             zout.writestr(zipfile.ZipInfo(name, (2000, 1, 1, 0, 0, 0)), source)
+    if not SOURCES_ONLY:
+        zout.writestr(zipfile.ZipInfo(dataclass_methods.MEMBER, (2000, 1, 1, 0, 0, 0)), marshal.dumps(methods_table()))
 `);
 writeFileSync(target, pyodide.FS.readFile("/tmp/app.zip"));

@@ -2,7 +2,8 @@
 
 The built site (scripts/build_dist.py) ships game/ and web/ as one zip of precompiled
 bytecode, which its interpreter wrapper (web/snapshot.mjs) writes to app.zip; it goes first on sys.path, so zipimport loads
-every module from it. The repository's own page has no app.zip and imports the sources.
+every module from it, and the methods of our dataclasses, compiled with it (web.dataclass_methods).
+The repository's own page has no app.zip and imports the sources.
 Then it mounts the table (web.dom), which removes the loading line and sets the ready
 marker (`<html data-ready="true">`) that tests and the benchmark wait for, and once the page is
 idle imports what a bot game needs but the start does not (web.lazy.AFTER_READY).
@@ -14,6 +15,9 @@ import sys
 
 if os.path.isfile("app.zip"):
     sys.path.insert(0, os.path.abspath("app.zip"))
+    from web.dataclass_methods import install_from
+
+    install_from(os.path.abspath("app.zip"))   # our dataclasses' methods, compiled at build time
 
 from pyodide.ffi import create_once_callable  # noqa: E402
 from pyscript import document, window  # noqa: E402

@@ -65,6 +65,10 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
                             " for position in code.co_positions() if position[0] is not None]")
     assert columns and all(position == [None, None] for position in columns), columns[:5]
     assert_pyscript_precompiled(page)
+    # Every dataclass of ours that the game made ran its methods from app.zip's table
+    # (web.dataclass_methods): none compiled in the page.
+    made = page.evaluate(PYTHON, DATACLASSES_MADE)
+    assert made["compiled here"] == 0 and made["from the table"] >= made["classes"] >= 20, made
     # What scripts/stdlib_modules.py leaves out was never needed: the runtime builds in what
     # the fallbacks stand in for, and after a whole game none of them was imported.
     runtime = page.evaluate(PYTHON, "import sys\nresult = [sorted(sys.builtin_module_names), sorted(sys.modules)]")
@@ -101,6 +105,16 @@ PYTHON = """async (code) => {
     const result = scope.get("result");
     return result?.toJs ? result.toJs() : result;
 }"""
+
+
+# How our dataclasses got their methods, and how many of them the page holds.
+DATACLASSES_MADE = """import dataclasses, sys
+from web.dataclass_methods import COUNTS
+ours = [module for name, module in list(sys.modules.items()) if name.split(".")[0] in ("game", "web")]
+classes = {id(value) for module in ours for value in vars(module).values()
+           if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
+result = dict(COUNTS, classes=len(classes))
+"""
 
 
 # Each of PyScript's modules the page imported: (name, whether its __pycache__ .pyc exists and is
