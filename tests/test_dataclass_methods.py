@@ -5,11 +5,17 @@ the browser that the start compiles none)."""
 
 import dataclasses
 import marshal
+import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
-from web import dataclass_methods
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import app_bundle  # noqa: E402
+
+from web import dataclass_methods  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +97,7 @@ def test_the_table_is_read_from_the_bundle(tmp_path):
     assert behaviour(make_seat())[1]
     assert dataclass_methods.COUNTS["from the table"] > before["from the table"]
     assert dataclass_methods.COUNTS["compiled here"] == before["compiled here"]
+
+
+def test_the_bundle_check_knows_the_tables_member():
+    assert app_bundle.DATACLASS_METHODS == dataclass_methods.MEMBER
