@@ -51,16 +51,13 @@ def bytecode(name, source):
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
             + importlib.util.source_hash(source) + marshal.dumps(code))
 
-def methods_table():
-    """Import every module that makes dataclasses, recording the methods' sources and code
+def methods_table(names):
+    """Import the modules (files) that make dataclasses, recording the methods' sources and code
     (web/dataclass_methods.py). A module that cannot be imported here (it needs the page) is
     left out, with a warning: its classes are compiled in the browser, as without a table."""
     table = {}
     dataclass_methods.record(table)
-    for name in sorted(FILES):
-        with open("/src/" + name, encoding="utf-8") as stream:
-            if "@dataclass" not in stream.read():
-                continue
+    for name in names:
         try:
             importlib.import_module(name.removesuffix(".py").removesuffix("/__init__").replace("/", "."))
         except Exception as error:
@@ -75,6 +72,7 @@ dataclass_methods = types.ModuleType("dataclass_methods")
 exec(compile(DATACLASS_METHODS, "web/dataclass_methods.py", "exec"), vars(dataclass_methods))
 sys.path.insert(0, "/src")
 
+makers = []   # the compiled modules that make dataclasses
 with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
     for name in sorted(FILES):
         with open("/src/" + name, "rb") as stream:
@@ -87,9 +85,11 @@ with zipfile.ZipFile("/tmp/app.zip", "w", zipfile.ZIP_STORED) as zout:
         # A fixed date keeps the zip byte-identical for identical sources.
         if pyc is not None:
             zout.writestr(zipfile.ZipInfo(name + "c", (2000, 1, 1, 0, 0, 0)), pyc)
+            if b"@dataclass" in source:
+                makers.append(name)
         if SOURCES or pyc is None:
             zout.writestr(zipfile.ZipInfo(name, (2000, 1, 1, 0, 0, 0)), source)
     if not SOURCES_ONLY:
-        zout.writestr(zipfile.ZipInfo(dataclass_methods.MEMBER, (2000, 1, 1, 0, 0, 0)), marshal.dumps(methods_table()))
+        zout.writestr(zipfile.ZipInfo(dataclass_methods.MEMBER, (2000, 1, 1, 0, 0, 0)), marshal.dumps(methods_table(makers)))
 `);
 writeFileSync(target, pyodide.FS.readFile("/tmp/app.zip"));
