@@ -18,6 +18,11 @@ the bounds of `web.net.offers.OfferBook`, so a flood cannot exhaust its peer con
 Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
 exchange by hand: the offer travels in the invite link and the answer comes back as a code the
 host pastes (`web.net.signal_code`). Signal reports ``RELAY_DOWN`` when the relay cannot be reached.
+
+Each step of a connection (the relay joined or lost, an offer, an answer, a channel opened or
+closed) is traced with ``console.debug`` ("cribbage net: ..."): a self-hoster whose friends
+cannot connect sees in DevTools (verbose level) how far they got, and so do the browser tests'
+reports when one fails.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ..friends.protocol import VERSION
 
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
+JOIN_WAIT = 10.0           # a relay socket not in its room by then is closed and tried again
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
 CONNECT_WAIT = 10.0        # ... but not while the channel of its last answer may still open
 STALE_AFTER = 6.0          # seconds without a host before the guest says the link may be stale
@@ -96,6 +102,11 @@ def _turn_servers(reply: dict) -> list:
             and isinstance(s.get("username"), str) and isinstance(s.get("credential"), str)][:4]
 
 
+def trace(text: str) -> None:
+    """One step of a connection, for DevTools' verbose level (see the module's docstring)."""
+    js.console.debug(f"cribbage net: {text}")
+
+
 def _js(value):
     return to_js(value, dict_converter=js.Object.fromEntries)
 
@@ -151,9 +162,20 @@ class Signal:
         self.listeners.on(self.socket, "open", self._opened)
         self.listeners.on(self.socket, "message", self._message)
         self.listeners.on(self.socket, "close", self._closed)
+        asyncio.ensure_future(self._watch(self.socket))
+
+    async def _watch(self, socket) -> None:
+        """Close ``socket`` if it is not in the room after `JOIN_WAIT` seconds: a connection
+        that hangs (a load balancer's dead backend, a relay stuck on its shared rooms) would
+        otherwise leave the page waiting, silent, for as long as the browser lets it."""
+        await asyncio.sleep(JOIN_WAIT)
+        if socket is self.socket and not self.joined and not self.closed:
+            trace(f"relay: not in the room after {JOIN_WAIT:.0f} s (socket state {socket.readyState}): trying again")
+            socket.close()
 
     def _opened(self, _event) -> None:
         self.delay = 0.5
+        trace("relay: socket open, joining the room")
         self.socket.send(json.dumps({"type": "join", "room": self.room}))
 
     def _message(self, event) -> None:
@@ -164,6 +186,7 @@ class Signal:
         kind = message.get("type")
         if kind == "joined":
             self.joined = True
+            trace(f"relay: in the room with {len(message.get('peers') or [])} other member(s)")
             self.on_status("")
             if message.get("ice") is True:      # the relay mints TURN credentials: ask for some
                 self.socket.send(json.dumps({"type": "ice"}))
@@ -181,6 +204,7 @@ class Signal:
             if isinstance(payload, dict):
                 self.on_from(message.get("from"), payload)
         elif kind == "peer-left":
+            trace(f"relay: member {message.get('id')} left")
             self.on_peer_left(message.get("id"))
         elif kind == "error":
             js.console.warn(f"relay: {message.get('code')}: {message.get('reason')}")
@@ -192,8 +216,9 @@ class Signal:
         if self.joined and not self.closed:
             self.socket.send(json.dumps({"type": "ice"}))
 
-    def _closed(self, _event) -> None:
+    def _closed(self, event) -> None:
         was_joined, self.joined = self.joined, False
+        trace(f"relay: socket closed (code {getattr(event, 'code', '?')}, {'was' if was_joined else 'never'} in the room)")
         if was_joined and self.on_lost is not None:
             self.on_lost()
         if self.closed:
@@ -365,6 +390,7 @@ class HostNet:
             for member in self.book.expire(now):
                 self._drop_pending(member)
             verdict = self.book.ask(str(sender), now)
+            trace(f"host: want-offer from {sender}: {verdict}")
             if verdict in ("new", "replace"):
                 asyncio.ensure_future(self._offer(sender))
         elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
@@ -452,6 +478,7 @@ class HostNet:
         self.peers[relay_id] = peer
         sdp = await self._local_offer(peer)
         if self.peers.get(relay_id) is peer:    # not replaced or given up while gathering
+            trace(f"host: offer to {relay_id}")
             self.signal.send(relay_id, {"kind": "offer", "sdp": sdp})
 
     def _new_peer(self, relay_id=None) -> Peer:
@@ -463,6 +490,7 @@ class HostNet:
         channel = peer.pc.createDataChannel("table", _js({"ordered": True}))
 
         def opened():
+            trace(f"host: channel {conn} open (relay member {relay_id})")
             if relay_id is not None:
                 self.book.connected(str(relay_id))
             self.on_open(conn)
@@ -518,6 +546,7 @@ class HostNet:
         peer = self.conns.pop(conn, None)
         if peer is None:
             return
+        trace(f"host: channel {conn} closed")
         for relay_id, known in list(self.peers.items()):
             if known is peer:
                 del self.peers[relay_id]
@@ -640,6 +669,7 @@ class GuestNet(GuestSide):
 
     def _ask_direct(self) -> None:
         self.direct_asked = asyncio.get_event_loop().time()
+        trace("guest: want-offer")
         self.signal.send(None, {"kind": "want-offer", "v": VERSION})
 
     def _left(self, relay_id) -> None:
@@ -713,6 +743,7 @@ class GuestNet(GuestSide):
                 self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
         elif kind == "offer" and not self.direct and isinstance(payload.get("sdp"), str):
             if self.pin is not None and not identity.offer_matches(payload["sdp"], self.pin):
+                trace(f"guest: offer from {sender} refused: not the host's certificate")
                 self.refusals += 1
                 self.on_status(identity.WRONG_HOST)
                 return
@@ -772,6 +803,7 @@ class GuestNet(GuestSide):
 
     def _direct_opened(self) -> None:
         """A direct channel opened: it replaces the relay path, if that was in use."""
+        trace("guest: channel to the host open")
         if self.sealed is not None:
             link, self.sealed = self.sealed, None
             link.close()
@@ -785,11 +817,13 @@ class GuestNet(GuestSide):
         self.answered_at = asyncio.get_event_loop().time()
         answer = await _answer_offer(peer, sdp, self._direct_opened, self.on_message, lambda: self._closed(peer))
         if self.peer is peer:
+            trace(f"guest: answer to {sender}")
             self.signal.send(sender, {"kind": "answer", "sdp": answer})
 
     def _closed(self, peer: Peer) -> None:
         if peer is not self.peer:
             return
+        trace("guest: channel to the host closed")
         self.peer = None
         peer.close()
         if self.sealed is not None and self.sealed.open:
