@@ -7,7 +7,7 @@ response was an HTTP error, or the page logged or raised an error.
 import os
 
 import pytest
-from harness import RECORD_IMPORTS, Network, launch, record_imports
+from harness import RECORD_IMPORTS, WATCHED, Network, launch, record_imports
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 import serve
@@ -92,3 +92,21 @@ def people(browser, site):
         problems += [e for e in watched.errors if not any(a in e for a in allow)]
         context.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(autouse=True)
+def _watched_pages():
+    """Each test starts with no watched pages (see `pytest_runtest_makereport`)."""
+    WATCHED.clear()
+    yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report ends with the console of every page it watched (`Network`):
+    the connection trace says how far each browser got when a table did not connect."""
+    report = yield
+    if report.failed and report.when == "call":
+        for number, watched in enumerate(WATCHED, 1):
+            report.sections.append((f"browser console {number}", watched.console_report()))
+    return report

@@ -6,6 +6,8 @@ Never `playwright install`: the browser is /usr/bin/chromium (scripts/setup --br
 """
 
 import os
+import time
+from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -82,20 +84,29 @@ def screenshot(page: Page, name: str) -> list[Path]:
     return saved
 
 
+CONSOLE_KEPT = 400     # lines of each page's console kept for a failed test's report
+WATCHED: deque["Network"] = deque(maxlen=32)   # the Networks of the current test (tests/e2e/conftest.py)
+
+
 class Network:
-    """What a context's pages asked for, and what went wrong, as it happened."""
+    """What a context's pages asked for, and what went wrong, as it happened; and the last
+    `CONSOLE_KEPT` lines of the page's console, every level (the connection trace of
+    `web.net.transport` is at the debug level), which a failed test's report shows."""
 
     def __init__(self, context: BrowserContext, base: str):
         self.origin = urlsplit(base).netloc
         self.urls: list[str] = []
         self.errors: list[str] = []
+        self.started = time.monotonic()
+        self.console: deque[str] = deque(maxlen=CONSOLE_KEPT)
+        WATCHED.append(self)
         context.on("request", lambda request: self.urls.append(request.url))
         context.on("requestfailed", lambda request: self.errors.append(f"failed: {request.url}"))
         context.on("response", self.on_response)
         self.page = context.new_page()
         self.page.on("websocket", lambda socket: self.urls.append(socket.url))
-        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        self.page.on("crash", lambda _: self.errors.append("Target crashed: the page's Chromium renderer died"))
+        self.page.on("pageerror", lambda error: self.error(f"page error: {error}"))
+        self.page.on("crash", lambda _: self.error("Target crashed: the page's Chromium renderer died"))
         self.page.on("console", self.on_console)
 
     def on_response(self, response: Response) -> None:
@@ -105,6 +116,19 @@ class Network:
     def on_console(self, message: ConsoleMessage) -> None:
         if message.type == "error":
             self.errors.append(f"console: {message.text}")
+        self.note(f"{message.type}: {message.text}")
+
+    def error(self, text: str) -> None:
+        self.errors.append(text)
+        self.note(text)
+
+    def note(self, line: str) -> None:
+        """Keep a console line, with the seconds since this context was made."""
+        self.console.append(f"{time.monotonic() - self.started:7.2f}s {line}")
+
+    def console_report(self) -> str:
+        """The kept console lines, headed by the site they came from."""
+        return f"-- a page of {self.origin} ({len(self.console)} lines kept) --\n" + "\n".join(self.console)
 
     def outside(self) -> list[str]:
         """Requested URLs that left the origin (data: and blob: URLs stay in the page)."""

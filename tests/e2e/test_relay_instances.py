@@ -116,5 +116,9 @@ def test_a_game_across_two_relay_instances_survives_one_of_them(people, redis_ur
                 assert relay_joins(log_b) > joins_b
                 play([host, guest])
                 check_scores(host, [guest])
+    except Exception:
+        for name, log in (("A", log_a), ("B", log_b)):   # shown in the report, with each page's console
+            print(f"-- instance {name}'s log, last lines --", *log.read_text().splitlines()[-40:], sep="\n")
+        raise
     finally:
         balancer.close()
