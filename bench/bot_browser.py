@@ -36,7 +36,7 @@ def write_config() -> None:
     lines = ['# Written by bench/bot_browser.py from pyscript.toml: do not edit.',
              'interpreter = "../web/vendor/pyodide/pyodide.mjs"', "", "[files]"]
     lines += [f'"../{src.removeprefix("./")}" = "{dst}"' for src, dst in files.items()
-              if src.startswith("./game/")]
+              if src.startswith("./game/") or src in ("./web/__init__.py", "./web/slices.py")]
     (ROOT / "bench" / "bot_browser.toml").write_text("\n".join(lines) + "\n")
 
 

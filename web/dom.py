@@ -27,6 +27,7 @@ from .profile.model import Profile
 from .profile.screens import ProfileScreens
 from .render import render
 from .session import Session
+from .slices import Slices
 from .net.identity import fragment_params
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
@@ -419,13 +420,15 @@ class App(FriendsGlue):
 
     async def _think(self, steps=None) -> None:
         """One bot move (or the coach's review of one play), its thinking cut into slices of at
-        most `THINK_SLICE` seconds with the page free in between (input, paint, the network)."""
+        most `THINK_SLICE` seconds with the page free in between (input, paint, the network):
+        `web.slices`."""
         steps = self.ctl.bot_thinking() if steps is None else steps
-        started = time.perf_counter()
+        slices = Slices(THINK_SLICE)
+        slices.start(time.perf_counter())
         for _ in steps:
-            if time.perf_counter() - started > THINK_SLICE:
+            if slices.step_done(time.perf_counter()):
                 await asyncio.sleep(0)
-                started = time.perf_counter()
+                slices.start(time.perf_counter())
 
     async def _run_bots(self) -> None:
         self._bots_running = True
