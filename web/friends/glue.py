@@ -115,7 +115,7 @@ class FriendsGlue:
         """Load (or make) the table's certificate, then open the table to guests."""
         from ..net import relay_path
         from ..net.keystore import table_certificate, table_key_pair
-        from ..net.transport import HostNet, certificate_pin
+        from ..net.transport import HostNet, certificate_pin, trace
         table = ctl.table
         certificate = await table_certificate(table.room)
         pair, public = None, b""
@@ -140,9 +140,12 @@ class FriendsGlue:
             self.flush()
 
         def message(conn, text):
+            before = table.drops[-1:]
             if table.receive(conn, text):
                 self.after_input()
             else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
+                if table.drops[-1:] != before:
+                    trace(f"host: dropped {table.drops[-1]}")
                 self.flush()
 
         def closed(conn):
