@@ -271,13 +271,15 @@ def _public(view) -> list:
     return public
 
 
-def think(view, rng, budget: int = NODE_BUDGET):
+def think(view, rng, budget: int | None = None):
     """Evaluate every playable rank, yielding ``None`` after each searched sample (a point
     where the caller may pause); returns ``{rank: average value}``.
 
-    Samples go on until ``budget`` nodes are spent (at least `MIN_SAMPLES`, at most
-    `MAX_SAMPLES`); samples with the same hidden ranks are searched once.
+    Samples go on until ``budget`` nodes are spent (default `NODE_BUDGET`, read now, so that
+    `bench/bot_strength.py --set` reaches it; at least `MIN_SAMPLES`, at most `MAX_SAMPLES`);
+    samples with the same hidden ranks are searched once.
     """
+    budget = NODE_BUDGET if budget is None else budget
     ranks = sorted({action.card.rank for action in view.legal})
     near = max(view.scores) >= view.config.target - NEAR
     depth = min(sum(view.hand_sizes), DEPTH[view.config.players])
@@ -340,7 +342,7 @@ def _plausible(played, hidden) -> float:
     return exp(PLAUSIBLE * points)
 
 
-def evaluate(view, rng, budget: int = NODE_BUDGET):
+def evaluate(view, rng, budget: int | None = None):
     """``{rank: average value}`` of each playable rank: `think` run to the end."""
     steps = think(view, rng, budget)
     while True:
@@ -355,7 +357,7 @@ def best_rank(values: dict) -> int:
     return max(values, key=lambda rank: (values[rank], -rank))
 
 
-def choose_play(view, rng, budget: int = NODE_BUDGET):
+def choose_play(view, rng, budget: int | None = None):
     """The hard bot's card: the best average over the samples (ties: the lower rank)."""
     if len({action.card.rank for action in view.legal}) == 1:
         return view.legal[0]
