@@ -52,8 +52,8 @@ from ..scoring import score_hand
 from .common import VALUE, HiddenSampler, hand_points, peg_points, play_action
 
 WIN = 1000.0          # reaching the target, in points: far above anything the play can peg
-NODE_BUDGET = 1500    # work per decision (nodes); see `evaluate`
-MIN_SAMPLES, MAX_SAMPLES = 8, 48
+NODE_BUDGET = 4000    # work per decision (nodes); see `evaluate` (1500 until 2026-12-03: bench/bot_strength.md)
+MIN_SAMPLES, MAX_SAMPLES = 8, 96
 NEAR = 45             # points from the target at which the show order enters the search
 DEPTH = {2: 8, 3: 9, 4: 4}  # look-ahead in cards, by players (8 in two: the whole play)
 ROLLOUT = False       # our later cards too by the card counter's rule (a rollout), not searched
