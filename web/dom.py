@@ -27,7 +27,7 @@ from .profile.model import Profile
 from .profile.screens import ProfileScreens
 from .render import render
 from .session import Session
-from .slices import Slices
+from .slices import THINK_SLICE, Slices
 from .net.identity import fragment_params
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
@@ -35,7 +35,6 @@ from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
 SAVE_KEY = "cribbage.table.v1"
 PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
 PROFILE_KEY = "cribbage.profile.v2"
-THINK_SLICE = 0.025   # seconds a bot may think before the page gets a turn
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
 # How long the play's end stays on the table before the show (web.table.play_end): the last

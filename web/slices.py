@@ -17,6 +17,8 @@ True
 (False, False)
 """
 
+THINK_SLICE = 0.025   # seconds a bot may think before the page gets a turn
+
 
 class Slices:
     """When a thinking bot should let the page have a turn (see the module's docstring)."""

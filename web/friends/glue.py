@@ -140,18 +140,16 @@ class FriendsGlue:
             self.flush()
 
         def message(conn, text):
-            before = table.drops[-1:]
             if table.receive(conn, text):
                 self.after_input()
             else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
-                if table.drops[-1:] != before:
-                    trace(f"host: dropped {table.drops[-1]}")
                 self.flush()
 
         def closed(conn):
             table.disconnect(conn)
             self.after_input()
 
+        table.on_drop = lambda line: trace(f"host: dropped {line}")
         self.net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
         self.net.start()
         self.paint()

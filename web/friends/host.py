@@ -78,6 +78,7 @@ class HostTable(FairRounds):
         self.in_step: set = set()        # conns whose numbered messages now come one by one
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
+        self.on_drop = None              # called with each drop's line ("conn: reason") as it is kept
         self.on_move = None              # called with (events, the state before) after a guest's move
         self.on_begin = None             # called when a game begins (its first hand is dealt)
         self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
@@ -404,7 +405,10 @@ class HostTable(FairRounds):
         self.outbox.append((conn, text))
 
     def drop(self, conn, reason: str) -> None:
-        self.drops = (self.drops + [f"{conn}: {reason}"])[-DROPS_KEPT:]
+        line = f"{conn}: {reason}"
+        self.drops = (self.drops + [line])[-DROPS_KEPT:]
+        if self.on_drop is not None:
+            self.on_drop(line)
 
     # -- saving (the host's own browser only: it holds the seed and every card) --
 
