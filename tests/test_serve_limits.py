@@ -188,9 +188,13 @@ def test_a_flood_of_oversized_messages_is_limited_and_cut_off(tmp_path):
     # The bucket: a burst of twice the rate, then the rate (on a loaded machine the flood takes a while).
     rate = Limits().max_rate
     assert codes.count("too-big") <= 2 * rate + rate * took and codes.count("rate") == 1
+    # One log line per refusal the bucket let through (bounded above), and only a few others:
+    # 2,000 messages never make 2,000 lines. A loaded machine floods more slowly, so the bucket
+    # refills and lets more refusals through; the bound on those scales with the time taken.
     lines = log.read_text().splitlines()
-    assert len([line for line in lines if "too-big" in line]) == codes.count("too-big")
-    assert len(lines) < 50
+    refused = [line for line in lines if "too-big" in line]
+    assert len(refused) == codes.count("too-big")
+    assert len(lines) - len(refused) < 10
 
 
 def test_a_flood_of_requests_is_not_each_logged(tmp_path):
