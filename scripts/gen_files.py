@@ -20,7 +20,7 @@ PACKAGES = ("game", "web")
 # Not needed in the browser: the entry point (loaded by index.html itself), the vendored runtime,
 # and the command-line tools (arena, bot protocol, table generator).
 SKIPPED = ("web/main.py", "web/vendor/", "game/arena.py", "game/bots/make_crib_table.py",
-           "game/bots/make_win_table.py",
+           "game/bots/make_win_table.py", "game/bots/make_peg_table.py",
            "game/bots/proto.py")
 
 

@@ -44,7 +44,7 @@ MIN_BYTECODE = ROOT / "web" / "vendor" / "stdlib" / "python_stdlib.pyc.zip"
 PACKAGES = ("game", "web")
 # Our modules that never run in the browser (scripts/gen_files.py leaves them out too).
 SKIPPED = ("web/vendor/", "game/arena.py", "game/bots/make_crib_table.py",
-           "game/bots/make_win_table.py", "game/bots/proto.py")
+           "game/bots/make_win_table.py", "game/bots/make_peg_table.py", "game/bots/proto.py")
 # Modules the runtime imports only when they are there, each inside `try: ... except
 # ImportError` that carries on without it (tests/test_stdlib_modules.py checks every shipped
 # module's source for that). Left out of the list (--record and `closure` drop them), they cost

@@ -6,7 +6,8 @@
 - **medium**: keeps the hand worth most on average over all 46 starters (the crib is ignored);
   pegs greedily for immediate points, minus the obvious dangers (leaving the count at 5 or 21,
   a card easy to pair).
-- **hard**: hand plus crib, exactly over every starter, with the crib table; pegs by a
+- **hard**: hand plus crib, exactly over every starter, with the crib table, plus in two
+  players the kept four's pegging value (`keep`, `peg_table`); pegs by a
   search over sampled hidden hands in which the rivals do not see our cards (`pegging`);
   near the target plays for the game (`board`). It thinks in slices and says why
   (`hard_think`, `Thought`: each candidate's value).
@@ -111,10 +112,10 @@ def hard_think(view, rng):
             chances = yield from board.think_discard(view, rows)
             ranked = sorted(chances, key=lambda pair: -pair[1])
             return Thought(ranked[0][0], tuple(ranked), "chance of winning")
-        rows = yield from keep.think_keep(view, rows, rng)
-        return Thought(rows[0][0], tuple((row[0], row[2]) for row in rows),
-                       "hand, crib and pegging points expected" if keep.WEIGHT and
-                       view.config.players == 2 else "hand and crib points expected")
+        measure = "hand, crib and pegging points expected" if keep.applies(view) else \
+            "hand and crib points expected"
+        rows = keep.with_pegging(view, rows)
+        return Thought(rows[0][0], tuple((row[0], row[2]) for row in rows), measure)
     ranks = {action.card.rank for action in view.legal}
     if len(ranks) == 1:
         return Thought(view.legal[0], (), "")

@@ -92,15 +92,14 @@ def replies(count: int, pile: tuple) -> list:
     return found
 
 
-def _searcher(view, hands, shows, public, everyone_blind=False):
+def _searcher(view, hands, shows, public):
     """One determinised play: returns ``lay(seat, i, count, pile, depth, acc)``, the value for
     our side of ``seat`` playing ``hands[seat][i]``, and a node counter.
 
     ``public[rank]`` counts the cards of each rank the table has seen (played, the starter);
     a rival's choice uses only it, its own hand and the hand sizes. Closures over local
     lists, not methods: attribute look-ups are a large part of a node's cost in CPython.
-    ``hands``, ``scores`` and ``public`` are mutated and restored. With ``everyone_blind``
-    our side plays that way too: one playout instead of a search (`playout`).
+    ``hands``, ``scores`` and ``public`` are mutated and restored.
     """
     config = view.config
     n, target = config.players, config.target
@@ -113,12 +112,12 @@ def _searcher(view, hands, shows, public, everyone_blind=False):
     nodes = [0]
     # Seats whose choices are searched (our side's best): the partner too, unless it is taken
     # to play blind, like the rivals (it cannot see our cards either).
-    searched = [not everyone_blind and not ROLLOUT and side[seat] == me
+    searched = [not ROLLOUT and side[seat] == me
                 and (seat == view.seat or not PARTNER_BLIND) for seat in range(n)]
     # How each seat chooses: 1 our side's best, -1 a rival that sees every hand (`RIVALS_SEE`)
     # and takes our worst, 0 the blind card counter's rule.
-    sign_of = [1.0 if searched[seat] else -1.0 if side[seat] != me and RIVALS_SEE[n] and not everyone_blind
-               else 0.0 for seat in range(n)]
+    sign_of = [1.0 if searched[seat] else -1.0 if side[seat] != me and RIVALS_SEE[n] else 0.0
+               for seat in range(n)]
 
     def blind(seat, count, pile):
         """The index of the card a rival at ``seat`` plays, knowing only its own hand."""
@@ -228,16 +227,6 @@ def _searcher(view, hands, shows, public, everyone_blind=False):
         return acc
 
     return lay, nodes, lead
-
-
-def playout(view, hands, starter: int) -> float:
-    """Pegged points for ``view``'s side minus the others' when every seat plays the blind
-    card counter's way from the start of the play (ranks in ``hands``, sorted; the pone
-    leads). A quick measure of how a kept hand pegs, for the discard (`keep`)."""
-    public = [0] * 14
-    public[starter] += 1
-    _, _, lead = _searcher(view, hands, None, public, everyone_blind=True)
-    return lead(view.dealer, 99, 0.0)
 
 
 def _shows(view, hidden, left):

@@ -1,0 +1,161 @@
+"""Regenerate `game/bots/peg_data.py`: what a kept four is worth in the play (two players).
+
+    python -m game.bots.make_peg_table [--hands 40000] [--jobs 2] [--budget 1500]
+                                      [--save HANDS.jsonl] [--load HANDS.jsonl]
+
+How (seeded, so the same arguments always write the same file): the hard bot plays
+``--hands`` single two-player hands against itself (fresh deals). Each seat keeps one of its
+best discards by the show, drawn at random among those within `EXPLORE` points of the best,
+so the data holds the near-best fours a discard really chooses between, not only the best.
+The play is the hard bot's search at ``--budget`` nodes a decision (lower than the table's
+default, so the data takes minutes, not hours). Each hand gives, for the dealer and for the
+pone, the kept ranks and the pegging points of the hand for that seat minus the other's.
+
+`peg_table.features` describes a kept four by a handful of numbers (how many of each rank,
+pairs, fifteens, neighbours); a ridge regression per role fits the pegging difference to
+them and to the other seat's four (`both`). The file keeps our four's weights;
+`peg_table.value` is their sum for a kept four.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from multiprocessing import Pool
+
+from ..arena import PLAY_KINDS
+from ..engine import Config, apply, new_game
+from ..view import view
+from . import make_bot, pegging
+from .discard import expected_values
+from .peg_table import FEATURES, features
+
+OUT = "game/bots/peg_data.py"
+EXPLORE = 2.0   # show points from the best within which a kept four may be drawn
+TOP = 4         # ... among the best this many
+RIDGE = 20.0    # the fit's penalty (in hands' worth of zero evidence per weight)
+
+
+def _init(budget: int) -> None:
+    pegging.NODE_BUDGET = budget
+
+
+def play_hand(hand_no: int):
+    """``(dealer's kept ranks, pone's kept ranks, dealer pegs minus pone pegs)`` of one hand."""
+    rng = random.Random(hand_no)
+    state = new_game(Config(players=2), 700_000 + hand_no, first_dealer=0)
+    bots = [make_bot("hard", hand_no * 2 + seat) for seat in range(2)]
+    kept = [None, None]
+    for seat in range(2):
+        rows = expected_values(view(state, seat))
+        near = [row for row in rows[:TOP] if row[2] >= rows[0][2] - EXPLORE]
+        action, cards = rng.choice(near)[:2]
+        kept[seat] = sorted(card.rank for card in cards)
+        state, _ = apply(state, action)
+    peg = [0, 0]
+    while True:
+        seat = next(s for s in range(2) if view(state, s).legal)
+        state, events = apply(state, bots[seat].choose(view(state, seat)))
+        for event in events:
+            if event.kind == "peg" and event.breakdown.items[0].kind in PLAY_KINDS:
+                peg[event.seat] += event.breakdown.total
+            elif event.kind == "show":
+                return kept[0], kept[1], peg[0] - peg[1]
+
+
+def fit(rows, ridge: float = RIDGE):
+    """Ridge least squares: the weights ``w`` minimising sum (y - w.x)^2 + ridge |w|^2 (the
+    intercept, the first feature, unpenalised), from ``rows`` of ``(x, y)``.
+
+    >>> w = fit([((1.0, 0.0), 1.0), ((1.0, 1.0), 3.0)] * 50, ridge=0.0)
+    >>> [round(v, 6) for v in w]
+    [1.0, 2.0]
+    """
+    size = len(rows[0][0])
+    a = [[0.0] * size for _ in range(size)]
+    b = [0.0] * size
+    for x, y in rows:
+        for i in range(size):
+            if x[i]:
+                b[i] += x[i] * y
+                row = a[i]
+                for j in range(size):
+                    row[j] += x[i] * x[j]
+    for i in range(1, size):
+        a[i][i] += ridge
+    return _solve(a, b)
+
+
+def both(mine, theirs) -> tuple:
+    """The fit's inputs: our four's features and the other's. The other's four is independent
+    of ours, so leaving it out would not bias our weights, but it explains much of the
+    pegging's spread: with it in, our weights are fitted from less noise."""
+    return features(mine) + features(theirs)[1:]
+
+
+def own(weights) -> list:
+    """Our four's weights from a fit on `both`."""
+    return weights[:len(FEATURES)]
+
+
+def _solve(a, b):
+    """Solve ``a w = b`` by Gaussian elimination with partial pivoting."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(n):
+            if r != col and m[r][col]:
+                f = m[r][col] / m[col][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def render(hands: int, budget: int, weights: dict) -> str:
+    lines = [f'"""Pegging value of a kept four, two players (`game.bots.peg_table`): ridge weights '
+             f'fitted to\n{hands} hands of hard self-play (search budget {budget}).\n\n'
+             f"Generated by ``python -m game.bots.make_peg_table --hands {hands} --budget "
+             f'{budget}``; do not edit.\n"""\n', f"HANDS = {hands}\n",
+             "# role -> one weight per `peg_table.FEATURES` (points pegged, ours minus theirs)",
+             "WEIGHTS = {"]
+    for role, w in weights.items():
+        lines.append(f"    {role!r}: (" + ", ".join(f"{v:.3f}" for v in w) + "),")
+    lines.append("}\n")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=40000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--budget", type=int, default=1500)
+    parser.add_argument("--save", help="also write each hand here (JSON lines)")
+    parser.add_argument("--load", help="fit these saved hands instead of playing")
+    parser.add_argument("--out", default=OUT)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    if args.load:
+        with open(args.load, encoding="utf-8") as saved:
+            results = [tuple(json.loads(line)) for line in saved][:args.hands]
+    else:
+        with Pool(args.jobs, _init, (args.budget,)) as pool:
+            results = pool.map(play_hand, range(args.hands), chunksize=32)
+        if args.save:
+            with open(args.save, "w", encoding="utf-8") as out:
+                out.writelines(json.dumps(r) + "\n" for r in results)
+    weights = {"dealer": own(fit([(both(d, p), diff) for d, p, diff in results])),
+               "pone": own(fit([(both(p, d), -diff) for d, p, diff in results]))}
+    with open(args.out, "w", encoding="utf-8") as out:
+        out.write(render(len(results), args.budget, weights))
+    for role, w in weights.items():
+        print(role, ", ".join(f"{name} {v:+.2f}" for name, v in zip(FEATURES, w)), file=sys.stderr)
+    print(f"wrote {args.out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
