@@ -3,6 +3,8 @@
     .venv/bin/python bench/bot_strength.py --a hard --b hard-v1 --players 2 --games 4000 \\
         --jobs 2 --seed 15 --log /tmp/h2.jsonl          # plays, appending each game to the log
     .venv/bin/python bench/bot_strength.py --report /tmp/h2.jsonl   # the tables of a log so far
+    .venv/bin/python bench/bot_strength.py --report /tmp/lever.jsonl --against /tmp/h2.jsonl
+                                                # a lever's log against another on the same games
 
 Games go in duplicate deals (the same cards, the seats rotated; `game.arena.Arena.seating`).
 Every finished game is appended to the log at once, so a run cut short (or still going) can be
@@ -11,12 +13,17 @@ The report gives A's win rate with the paired 95% interval over complete deals (
 Wilson interval over games), points per hand by source (pegging, hand, crib) for the dealer and
 the pone, and each side's decision times under CPython (median, 95th percentile, maximum).
 Decision times on a busy machine are inflated: measure them alone for the figure that counts.
+
+``--against`` compares two runs of the same seed game by game (`compare`): the difference in
+A's wins and in A's points minus B's per deal, by source, each with its paired 95% interval.
+The same deals make the comparison far tighter than the two runs' own intervals.
 """
 
 import argparse
 import ast
 import importlib
 import json
+import math
 import sys
 from multiprocessing import Pool
 from pathlib import Path
@@ -74,6 +81,54 @@ def tables(path: Path) -> str:
     return "\n".join(lines)
 
 
+def per_game(stats) -> dict:
+    """A's wins and, per deal, A's points minus B's by source (and in all) in one game."""
+    deals = sum(stats["A"]["hands"].values()) or 1
+    row = {"wins": float(stats["A"]["wins"])}
+    for source in ("pegging", "hand", "crib"):
+        row[source] = sum(stats[label]["points"][role][source] * sign
+                          for label, sign in (("A", 1), ("B", -1))
+                          for role in ("dealer", "pone")) / deals
+    row["all"] = row["pegging"] + row["hand"] + row["crib"]
+    return row
+
+
+def mean_interval(values, z: float = 1.96):
+    """``(mean, low, high)``: the mean and its normal 95% interval.
+
+    >>> mean_interval([1.0, 0.0, 1.0, 0.0])
+    (0.5, -0.06580..., 1.06580...)
+    """
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def compare(path: Path, other: Path) -> str:
+    """``path``'s run minus ``other``'s on the games both played (the same seed and table)."""
+    head, games = load(path)
+    other_head, other_games = load(other)
+    if (head["players"], head["seed"], head["target"]) != \
+            (other_head["players"], other_head["seed"], other_head["target"]):
+        sys.exit(f"{path} and {other} did not play the same games")
+    common = sorted(set(games) & set(other_games))
+    if len(common) < 2:
+        return "fewer than two games in common"
+    mine = [per_game(games[g]) for g in common]
+    theirs = [per_game(other_games[g]) for g in common]
+    lines = [f"{len(common)} games in common: {path.name} minus {other.name}"]
+    mean, low, high = mean_interval([a["wins"] - b["wins"] for a, b in zip(mine, theirs)])
+    lines.append(f"  A's wins: {100 * mean:+.1f} points of games (95% CI {100 * low:+.1f} to "
+                 f"{100 * high:+.1f})")
+    for source in ("pegging", "hand", "crib", "all"):
+        mean, low, high = mean_interval([a[source] - b[source] for a, b in zip(mine, theirs)])
+        lines.append(f"  A minus B per deal, {source:7s}: {mean:+.3f} (95% CI {low:+.3f} to "
+                     f"{high:+.3f})")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", default="hard")
@@ -85,6 +140,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--log", type=Path, help="append each game here (JSON lines)")
     parser.add_argument("--report", type=Path, help="only print the tables of this log")
+    parser.add_argument("--against", type=Path,
+                        help="with --report: compare with this log on the same games")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                         help="try a lever: set a constant of game.bots.MODULE (hard-v1 is apart)")
     args = parser.parse_args()
@@ -93,7 +150,7 @@ def main() -> None:
         module, _, constant = name.rpartition(".")
         setattr(importlib.import_module(f"game.bots.{module}"), constant, ast.literal_eval(value))
     if args.report:
-        print(tables(args.report))
+        print(compare(args.report, args.against) if args.against else tables(args.report))
         return
     log = args.log or Path(f"/tmp/bot_strength_{args.a}_{args.b}_{args.players}p.jsonl")
     arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)

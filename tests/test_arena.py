@@ -91,3 +91,28 @@ def test_paired_interval_counts_deals():
     assert result["paired"]["a_win_rate"] == result["a_win_rate"]
     three = run(Arena("easy", "easy", games=3, players=3, seed=6))
     assert three["paired"]["deals"] == 1
+
+
+def test_the_strength_bench_compares_two_runs_on_the_same_games(tmp_path):
+    """bench/bot_strength.py --against: a run against itself differs by nothing; a run of
+    other deals is refused."""
+    import runpy
+    from pathlib import Path
+
+    bench = runpy.run_path(str(Path(__file__).parent.parent / "bench" / "bot_strength.py"))
+    arena = Arena("easy", "medium", games=4, players=2, seed=5)
+
+    def log(name, seed):
+        path = tmp_path / name
+        rows = [{"a": "easy", "b": "medium", "games": 4, "players": 2, "seed": seed,
+                 "target": 121}]
+        rows += [{"game": g, "stats": play_game(arena, g)} for g in range(4)]
+        path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+        return path
+
+    first, second = log("a.jsonl", 5), log("b.jsonl", 5)
+    text = bench["compare"](first, second)
+    assert text.startswith("4 games in common") and "A's wins: +0.0 points" in text
+    assert "pegging: +0.000 (95% CI +0.000 to +0.000)" in text
+    with pytest.raises(SystemExit):
+        bench["compare"](first, log("c.jsonl", 6))
