@@ -258,3 +258,23 @@ def test_a_rival_in_the_search_does_not_see_our_cards():
     lay, _, _ = pegging._searcher(seen, hands, None, [0] * 14)
     assert lay(0, 1, 0, (), 3, 0.0) == 2.0
     assert hands == [[1, 4], [5, 6, 11]]  # restored after the search
+
+
+
+def test_near_the_end_a_play_with_nobody_out_is_worth_the_chance_of_winning(monkeypatch):
+    """Two players near the target: when the hand's play and shows leave nobody out, the
+    search values the end by our chance from the next hand (`win_table`), the points only
+    breaking ties; without `RACE`, by the points."""
+    from dataclasses import replace
+
+    from game.bots import win_table
+
+    seen = replace(view(new_game(Config(), seed=2), 1), scores=(104, 100), dealer=0)  # we: pone
+    shows = [(1, 6), (0, 9)]                 # pone 6, then dealer 9: 106 / 113, nobody out
+    chance = win_table.win_probability(121 - 106, 121 - 113, dealing=True)  # we deal next
+    _, _, lead = pegging._searcher(seen, [[], []], shows, [0] * 14)
+    assert lead(0, 5, 2.0) == pytest.approx((2 * chance - 1) * (pegging.WIN - 1) + 0.002)
+    assert lead(0, 5, 2.0) > lead(0, 5, 1.0)           # ties: the points decide
+    monkeypatch.setattr(pegging, "RACE", False)
+    _, _, lead = pegging._searcher(seen, [[], []], shows, [0] * 14)
+    assert lead(0, 5, 2.0) == 2.0
