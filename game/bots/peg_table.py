@@ -1,7 +1,9 @@
 """What a kept four is worth in the play, two players: learned from self-play.
 
-Hands that show alike can peg very differently: low cards answer and make the go, pairs
-invite pairs royal, a lone five feeds the other side's fifteens. `value` is the expected
+Hands that show alike can peg very differently. What self-play taught the table: as pone,
+aces to fours answer, make the go and the thirty-one (each worth about half a point more
+than a king), and a pair helps; as dealer, every card up to the seven pays, the five most,
+and the ten-cards least. `value` is the expected
 pegging points of a kept four for its holder minus the other player's, as dealer or pone,
 from a linear model over a few `features` of the four (how many of each rank, pairs,
 fifteens, neighbouring ranks), fitted to hard self-play (`make_peg_table`, `peg_data`).
