@@ -1,9 +1,9 @@
 """What to keep, counting the play too: the show plus the kept four's pegging value.
 
 `discard.expected_values` values a discard by the show alone (hand plus crib over every
-starter). Hands that show alike can peg very differently (`peg_table`): as pone, low cards
-answer and make the go while sevens and queens feed the dealer; as dealer, aces and pairs
-pay. In two players `with_pegging` adds `WEIGHT` times the kept four's expected pegging
+starter). Hands that show alike can peg very differently (`peg_table`): as pone, aces to
+fours answer and make the go; as dealer, every card up to the seven pays, the five most. In
+two players `with_pegging` adds `WEIGHT` times the kept four's expected pegging
 points (ours minus theirs, for our role) to each row and ranks the rows again. Elsewhere
 the rows come back as they were: the table is fitted to two-player play.
 
