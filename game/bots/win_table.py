@@ -78,19 +78,27 @@ def encode(table, size: int) -> str:
 _TABLE = None
 
 
+def _table():
+    """The stored table, decoded once. `win_data` is generated, so it is imported on first
+    use (the generator runs without it); later calls, from the search's leaves, skip the
+    import statement."""
+    global _TABLE
+    if _TABLE is None:
+        from . import win_data
+
+        _TABLE = decode(win_data.TABLE, win_data.SIZE)
+    return _TABLE
+
+
 def dealer_wins(dealer_need: int, pone_need: int) -> float:
     """P(the dealer wins) from the start of a hand, two players."""
-    global _TABLE
-    from . import win_data  # generated; imported on first use (the generator runs without it)
-
     if dealer_need <= 0:
         return 1.0
     if pone_need <= 0:
         return 0.0
-    if _TABLE is None:
-        _TABLE = decode(win_data.TABLE, win_data.SIZE)
-    size = win_data.SIZE
-    return _TABLE[min(dealer_need, size)][min(pone_need, size)]
+    table = _table()
+    size = len(table) - 1
+    return table[min(dealer_need, size)][min(pone_need, size)]
 
 
 def win_probability(need: int, their_need: int, dealing: bool) -> float:
