@@ -4,7 +4,9 @@
 
 Plays bot-against-bot games in headless Chromium through bench/bot_browser.html, timing each
 decision in Python, while a long-task observer records every stretch over 50 ms in which the
-page could not respond. Prints medians and 95th percentiles for discards and plays.
+page could not respond. Prints medians and 95th percentiles for discards and plays, and what
+may block the page: the longest steps of thinking between two yields, and the longest pauses
+of Python's garbage collector (its callbacks time each collection).
 """
 
 import argparse
@@ -60,7 +62,8 @@ def main() -> None:
         page.goto(base + "bench/bot_browser.html" + query)
         wait_ready(page)
         page.wait_for_function("window.__botTimes !== undefined", timeout=20 * 60_000, polling=500)
-        times = json.loads(page.evaluate("window.__botTimes"))
+        found = json.loads(page.evaluate("window.__botTimes"))
+        times = found["times"]
         # Only the tasks that began once the games did: the start-up's are reported late too.
         long_tasks = page.evaluate("window.__longTasks.filter(([start]) => start >= window.__since)")
         browser.close()
@@ -73,6 +76,11 @@ def main() -> None:
     print(f"  long tasks (>50 ms) while the bots played: {len(durations)}, longest "
           f"{max(durations, default=0):.0f} ms")
     print("  (start ms, duration ms): " + ", ".join(f"({a:.0f}, {b:.0f})" for a, b in long_tasks[:8]))
+    # What blocked: one step of thinking (between two yields), or Python's garbage collector.
+    steps = sorted((ms for _, ms in found["steps"]), reverse=True)
+    print(f"  steps of thinking over 20 ms: {len(steps)}, longest {max(steps, default=0):.0f} ms")
+    pauses = sorted(ms for _, ms in found["gc"])[::-1]
+    print(f"  garbage collections over 5 ms: {len(pauses)}, longest {max(pauses, default=0):.0f} ms")
 
 
 if __name__ == "__main__":

@@ -217,6 +217,27 @@ def test_pegging_search_counts_samples_in_nodes_not_time():
     assert max(first, key=first.get) == 5
 
 
+def test_the_search_remembers_little_the_garbage_collector_must_walk(monkeypatch):
+    """In Pyodide a large memory of piles made single garbage collections of up to 124 ms,
+    blocking the page (bench/bot_browser.py): the memories stay small, and the remembered
+    replies are tuples of ints, which the collector stops tracking."""
+    import gc
+
+    monkeypatch.setattr(pegging, "POINTS_KEPT", 50)
+    monkeypatch.setattr(pegging, "REPLIES_KEPT", 20)
+    monkeypatch.setattr(pegging, "_POINTS", {})
+    monkeypatch.setattr(pegging, "_REPLIES", {})
+    rng = random.Random(8)
+    for _ in range(300):
+        pile = tuple(rng.randint(1, 4) for _ in range(rng.randint(1, 5)))
+        pegging.points_of(pile, sum(pile))
+        pegging.replies(sum(pile), pile)
+        assert len(pegging._POINTS) <= 51 and len(pegging._REPLIES) <= 21
+    gc.collect()
+    gc.collect()  # the inner pairs are let go first, then the tuples that hold them
+    assert not any(gc.is_tracked(found) for found in pegging._REPLIES.values())
+
+
 def test_hard_v1_is_arena_only_and_plays():
     from game.bots import ARENA_LEVELS
     assert "hard-v1" in ARENA_LEVELS and "hard-v1" not in BOT_LEVELS

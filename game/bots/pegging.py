@@ -67,7 +67,11 @@ RIVALS_SEE = {2: False, 3: False, 4: True}  # by players: rivals take the search
 RACE = True           # two players near the target: a play that ends with nobody out is worth
                       # our chance of winning from the next hand (`win_table`), not its points
 
-_REPLIES: dict = {}   # pile -> [(points, rank)] of every scoring reply, best first
+# At most this many piles are remembered: in Pyodide (Python 3.14's incremental garbage
+# collector) a larger memory made single collections of 60-124 ms in three players, which
+# blocked the page (bench/bot_browser.py); the search is no slower under CPython.
+POINTS_KEPT, REPLIES_KEPT = 20_000, 5_000
+_REPLIES: dict = {}   # pile -> ((points, rank), ...) of every scoring reply, best first
 _POINTS: dict = {}    # pile -> points for its last card (the pile since the reset fixes the count)
 
 
@@ -75,14 +79,14 @@ def points_of(pile: tuple, count: int) -> int:
     """`peg_points`, remembered: the same piles come up again and again in a search."""
     found = _POINTS.get(pile)
     if found is None:
-        if len(_POINTS) > 200_000:
+        if len(_POINTS) > POINTS_KEPT:
             _POINTS.clear()
         found = _POINTS[pile] = peg_points(pile, count)
     return found
 
 
-def replies(count: int, pile: tuple) -> list:
-    """The scoring replies to ``pile`` at ``count``: ``[(points, rank)]``, best first."""
+def replies(count: int, pile: tuple) -> tuple:
+    """The scoring replies to ``pile`` at ``count``: ``((points, rank), ...)``, best first."""
     found = _REPLIES.get(pile)
     if found is None:
         found = []
@@ -92,7 +96,8 @@ def replies(count: int, pile: tuple) -> list:
                 if points:
                     found.append((points, rank))
         found.sort(reverse=True)
-        if len(_REPLIES) > 50_000:
+        found = tuple(found)  # a tuple of int pairs: the collector stops tracking it
+        if len(_REPLIES) > REPLIES_KEPT:
             _REPLIES.clear()
         _REPLIES[pile] = found
     return found
