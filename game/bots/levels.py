@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import board, discard, infoset, keep, pegging, run
+from . import board, discard, keep, pegging, run
 from .common import peg_points, play_action
 
 
@@ -119,8 +119,7 @@ def hard_think(view, rng):
     ranks = {action.card.rank for action in view.legal}
     if len(ranks) == 1:
         return Thought(view.legal[0], (), "")
-    search = infoset if infoset.applies(view) else pegging
-    values = yield from search.think(view, rng)
+    values = yield from pegging.think(view, rng)
     rank = pegging.best_rank(values)
     ranked = sorted(values.items(), key=lambda item: (-item[1], item[0]))
     return Thought(play_action(view, rank),

@@ -18,6 +18,10 @@ with it, 49.8% with seeing rivals (49.3% with another seed; on the same games +3
 points, both 95% intervals above zero). Searching 6 cards ahead (48.7%) or a partner playing
 blind as well (48.8%) did not help (bench/bot_strength.md).
 
+Searching all samples together, so that our later cards too are chosen without seeing the
+rivals' hands (an information-set search, commit 90c721f), bought no points of games against
+hard-v1 and cost 2-3 times the time: it was removed (bench/bot_strength.md, sixth session).
+
 Measured in hand duels against hard-v1's search (``bench/hand_duel.py --discard-by hard-v1``,
 600 deals from both seats): +0.13 pegging points per hand (95% CI +0.03 to +0.24); +0.08
 with unweighted samples, +0.09 when our later cards are played by the card counter's rule
