@@ -107,6 +107,15 @@ def trace(text: str) -> None:
     js.console.debug(f"cribbage net: {text}")
 
 
+def _candidates(sdp: str) -> int:
+    """How many ICE candidates an SDP carries (none: the peers cannot connect), for `trace`.
+
+    >>> _candidates("v=0\\r\\na=candidate:1 1 udp 2113937151 10.0.0.2 5000 typ host\\r\\n")
+    1
+    """
+    return sdp.count("a=candidate:")
+
+
 def _js(value):
     return to_js(value, dict_converter=js.Object.fromEntries)
 
@@ -519,7 +528,9 @@ class HostNet:
         peer = self._new_peer()
         number = secrets.randbelow(10**6)
         self.invite = (number, peer)
-        return signal_code.pack("offer", number, await self._local_offer(peer))
+        sdp = await self._local_offer(peer)
+        trace(f"host: code invite made ({_candidates(sdp)} candidates)")
+        return signal_code.pack("offer", number, sdp)
 
     async def accept_answer(self, code: str) -> None:
         """The friend's answer code for the current code invite; `ParseError` says what is wrong."""
@@ -535,6 +546,7 @@ class HostNet:
             await peer.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp}))
         except Exception:
             raise ParseError("that answer code does not fit this invite: make a new invite link") from None
+        trace(f"host: answer code taken ({_candidates(sdp)} candidates)")
 
     def _drop_peer(self, peer: Peer) -> None:
         for conn, known in list(self.conns.items()):
@@ -874,7 +886,12 @@ class CodeGuestNet(GuestSide):
         except Exception:   # an offer the browser cannot take (cut, or from an odd browser)
             self.on_status("This invite link does not work. Ask the host for a new one.")
             return
+        trace(f"code guest: answer code made ({_candidates(answer)} candidates)")
         self.on_answer(signal_code.pack("answer", number, answer))
+
+    def _opened(self) -> None:
+        trace("code guest: channel to the host open")
+        super()._opened()
 
     def close(self) -> None:
         if self.peer is not None:
