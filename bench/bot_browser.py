@@ -77,9 +77,8 @@ def main() -> None:
           f"{max(durations, default=0):.0f} ms")
     print("  (start ms, duration ms): " + ", ".join(f"({a:.0f}, {b:.0f})" for a, b in long_tasks[:8]))
     # What blocked: one step of thinking (between two yields), or Python's garbage collector.
-    steps = sorted((ms for _, ms in found["steps"]), reverse=True)
+    steps, pauses = found["steps"], found["gc"]
     print(f"  steps of thinking over 20 ms: {len(steps)}, longest {max(steps, default=0):.0f} ms")
-    pauses = sorted(ms for _, ms in found["gc"])[::-1]
     print(f"  garbage collections over 5 ms: {len(pauses)}, longest {max(pauses, default=0):.0f} ms")
 
 
