@@ -10,6 +10,11 @@ attached to the root namespace, and the public namespace's default route goes in
 inside the rig instead of failing with ENETUNREACH (coturn closes allocations on that error,
 and Chromium gathers no candidates without a default route).
 
+Homes and routers have no IPv6 (`_ipv4_only`): a link's IPv6 link-local address turns valid
+a second or so after the link comes up (duplicate address detection), and Chromium, seeing
+an address appear, aborts every request in flight with ERR_NETWORK_CHANGED: a page opened in
+a fresh home then sometimes never loaded (CI, 2026-12-03). The rig's addresses are IPv4.
+
 Every name starts with `PREFIX` and the making process's pid; `sweep()` removes whatever an
 earlier, killed run left (and leaves alone the namespaces of a run still going).
 """
@@ -83,6 +88,13 @@ def sweep() -> list[str]:
     return found
 
 
+def _ipv4_only(ns: str) -> None:
+    """Turn IPv6 off in ``ns`` before any link is made there (see the module's docstring)."""
+    if Path("/proc/sys/net/ipv6").exists():   # a kernel without IPv6 has nothing to turn off
+        run("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+            "net.ipv6.conf.default.disable_ipv6=1", ns=ns)
+
+
 def _check_address(address: str) -> None:
     if not address.startswith(ALLOWED):
         raise ValueError(f"{address} is outside the rig's ranges")
@@ -113,9 +125,11 @@ class Internet:
     def public(self) -> str:
         return f"{PREFIX}{self.run_id}-pub"
 
-    def _add(self, ns: str) -> None:
+    def _add(self, ns: str, ipv6: bool = True) -> None:
         run("ip", "netns", "add", ns)
         self.made.append(ns)
+        if not ipv6:
+            _ipv4_only(ns)
         run("ip", "link", "set", "lo", "up", ns=ns)
 
     def build(self) -> "Internet":
@@ -146,8 +160,8 @@ class Internet:
         lan_gw = f"192.168.{10 + n}.1"
         for address in (home.address, home.wan, lan_gw):
             _check_address(address)
-        self._add(home.router)
-        self._add(home.ns)
+        self._add(home.router, ipv6=False)
+        self._add(home.ns, ipv6=False)
         # router <-> public bridge
         run("ip", "link", "add", "wan", "netns", home.router, "type", "veth", "peer", "name", f"p{n}",
             "netns", self.public)

@@ -59,6 +59,8 @@ def test_the_rig_stays_inside_its_namespaces(world):
             for line in addresses.splitlines():
                 address = line.split()[3]
                 assert address.startswith(("127.", *rig.ALLOWED)), (ns, address)
+        for ns in (home.router, home.ns):   # no IPv6 address to appear while a page loads
+            assert rig.run("ip", "-6", "-o", "addr", "show", ns=ns).stdout.strip() == "", ns
         routes = rig.run("ip", "route", "show", "default", ns=world.internet.public).stdout
         assert routes.split()[:5] == ["default", "via", rig.SINK_GATEWAY, "dev", "sink"], routes
         # A packet from the public side for an address outside the rig goes into the sink.
