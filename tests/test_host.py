@@ -14,7 +14,7 @@ from game.codec import view_to_json
 from game.engine import DISCARDING, OVER
 from game.view import view
 from web.friends import protocol
-from web.friends.guest import GuestController
+from web.friends.guest import HELLO_AGAIN, GuestController
 from web.friends.host import HostTable
 from web.friends.host_controller import HostController
 
@@ -431,6 +431,41 @@ def test_a_hello_lost_with_a_replaced_channel_is_sent_again():
     guest.receive(protocol.welcome(1, "p" * 22))
     guest.rejoin()
     assert guest.take_outbox() == [protocol.hello("Bob", "p" * 22)]
+
+
+def test_a_hello_with_no_answer_goes_again_on_the_same_channel():
+    """A hello lost as a channel was replaced, with the new channel up: the seat would stay
+    away until the next reconnection. The guest says hello again after a few seconds without
+    a welcome, until one comes; a refusal ends it too."""
+    now = [0.0]
+    table = HostTable("room-0123456789", 2, 61, "Hana", token_source=lambda: "t" * 22)
+    guest = GuestController("room-0123456789", name="Gus", ticker=lambda: now[0])
+    guest.command("join", {"name": "Gus"})
+    table.connect("c1")
+    lost = guest.take_outbox()
+    assert [json.loads(text)["type"] for text in lost] == ["hello"]
+    now[0] += HELLO_AGAIN - 0.5
+    guest.resend_due()
+    assert guest.take_outbox() == []                  # not yet: the welcome may be on its way
+    now[0] += 0.5
+    guest.resend_due()
+    again = guest.take_outbox()
+    assert again == lost
+    for text in again:
+        table.receive("c1", text)
+    for conn, text in table.take_outbox():
+        guest.receive(text)
+    assert guest.seat == 1 and table.online(1)
+    now[0] += 3 * HELLO_AGAIN
+    guest.resend_due()
+    assert not any(json.loads(text)["type"] == "hello" for text in guest.take_outbox())
+    refused = GuestController("room-0123456789", name="Rex", ticker=lambda: now[0])
+    refused.command("join", {"name": "Rex"})
+    refused.take_outbox()
+    refused.receive(protocol.reject("full"))
+    now[0] += 3 * HELLO_AGAIN
+    refused.resend_due()
+    assert refused.take_outbox() == []
 
 
 @pytest.mark.parametrize("players", [2, 3])

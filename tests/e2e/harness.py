@@ -178,8 +178,9 @@ def with_query(link: str, extra: str) -> str:
 
 # Init script: keeps every RTCPeerConnection (window.__pcs) and data channel (window.__channels),
 # and can break a guest's channel at the moment it sends a message: set window.__drop to
-# {type: "action" or "chat", mode: "lose" (never sent) or "deliver" (sent, then the channel
-# closes before any answer can come back)}.
+# {type: "action", "chat" or "hello", mode: "lose" (never sent), "deliver" (sent, then the
+# channel closes before any answer can come back) or "vanish" (never sent, the channel stays
+# open: as if it went on a channel replaced as it was sent)}.
 RTC_SPY = """
 (() => {
   const Native = window.RTCPeerConnection;
@@ -207,7 +208,7 @@ RTC_SPY = """
       window.__drop = null;
       window.__dropped += 1;
       if (drop.mode === "deliver") send.call(this, data);
-      this.close();
+      if (drop.mode !== "vanish") this.close();
       return;
     }
     return send.call(this, data);

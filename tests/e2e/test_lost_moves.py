@@ -118,3 +118,16 @@ def test_a_chat_line_sent_as_the_channel_drops_is_said_once(people, site, mode):
     for page in (host, guest):
         assert page.get_by_test_id("chat-lines").inner_text().count("only once, please") == 1
     play([host, guest], moves=4)
+
+
+def test_a_hello_lost_on_a_channel_that_stays_open_is_said_again(people, site):
+    """The guest reconnects, and its hello never reaches the host while the new channel stays
+    up (CI saw seats stay away like this): the guest says hello again when no welcome comes."""
+    host, guest = seated(people, site)
+    break_next(guest, "hello", "vanish")
+    guest.evaluate("window.__channels.forEach((channel) => channel.close())")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus left", timeout=15_000)
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("Gus is back", timeout=30_000)
+    assert guest.evaluate("window.__dropped") == 1, "no hello was lost"
+    expect(guest.get_by_test_id("hand").locator("[data-card]")).to_have_count(6, timeout=20_000)
+    play([host, guest], moves=4)

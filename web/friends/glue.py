@@ -235,12 +235,14 @@ class FriendsGlue:
         asyncio.ensure_future(self._watch_paths(ctl))
 
     async def _resend_loop(self, ctl: GuestController) -> None:
-        """While this guest's table is open: send again what the host has not acknowledged."""
+        """While this guest's table is open: send again what the host has not acknowledged
+        (a hello not answered, too)."""
         while self.ctl is ctl:
             await asyncio.sleep(RESEND_EVERY)
-            if self.net is not None and self.net.connected and ctl.outgoing.pending_count:
+            if self.net is not None and self.net.connected:
                 ctl.resend_due()
-                self.flush()
+                if ctl.outbox:
+                    self.flush()
 
     def open_link(self, room: str, fragment: dict) -> None:
         """Open ``?table=ROOM`` with its fragment's pin and invite by code (if any)."""

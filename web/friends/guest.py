@@ -43,6 +43,7 @@ from ..session import clean_name
 from ..table.play_end import ShowAfterPlay, pegs_of
 
 CHAT_SHOWN = 200
+HELLO_AGAIN = 5.0     # seconds without a welcome or refusal before the hello goes again
 
 
 class GuestController(ShowAfterPlay, CoachedSeat):
@@ -84,6 +85,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         self.answer_code = ""             # invited by code: the answer to send back to the host
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
         self.was_seated = False           # the host has welcomed this token (here or before a reload)
+        self.hello_at: float | None = None   # when the last hello went, until a welcome or refusal
         self.fair = FairWatch(room)       # the fair deal: this guest's shares, checks and verdicts
         self.coach = TableCoach(0)        # reviews from this seat's views (if the host allows it)
 
@@ -144,9 +146,16 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         return self.outgoing.action_pending
 
     def resend_due(self) -> None:
-        """Queue again what the host has not acknowledged for a while (it drops repeats)."""
+        """Queue again what the host has not acknowledged for a while (it drops repeats): the
+        numbered messages, or, before the welcome, the hello itself after `HELLO_AGAIN`
+        seconds (one sent as a channel was replaced can be lost, and the seat would stay
+        away until the next reconnection; a host that took it drops the repeat)."""
         if self.welcomed:
             self.outbox.extend(self.outgoing.due(self.ticker()))
+        elif self.hello_at is not None and self.ticker() - self.hello_at >= HELLO_AGAIN:
+            self.hello_at = self.ticker()
+            if not any('"type":"hello"' in text for text in self.outbox):
+                self.outbox.append(protocol.hello(self.prefs["name"] or "Guest", self.token))
 
     # -- messages from the host --
 
@@ -165,6 +174,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         self.fair.seat = self.seat
         self.fair.replaying = True        # the fair deal's history comes next, then the table
         self.welcomed = self.was_seated = True
+        self.hello_at = None
         self.chat = []                    # the host sends the table's whole chat next, after every welcome
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
@@ -175,6 +185,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
     def _on_reject(self, message) -> None:
         self.screen, self.rejected = "rejected", message["text"]
         self.joining = False
+        self.hello_at = None
         if not self.was_seated:     # the token was only proposed: no seat was given for it
             self.token = None
 
@@ -300,6 +311,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         if self.token is None:      # proposed now, so a hello sent again finds the same seat
             self.token = self.token_source()
         self.outbox.append(protocol.hello(self.prefs["name"], self.token))
+        self.hello_at = self.ticker()
 
     def rejoin(self) -> None:
         """After a (re)connection: present the seat token again, or the name again when the
@@ -309,6 +321,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
             # Numbered messages wait for the welcome, which says which of them to send again.
             self.welcomed = False
             self.outbox = [protocol.hello(self.prefs["name"] or "Guest", self.token)]
+            self.hello_at = self.ticker()
 
     def _do_chat(self, form) -> None:
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
