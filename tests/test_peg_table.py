@@ -11,7 +11,7 @@ import pytest
 
 from game.bots import keep, levels, make_bot, peg_data, peg_table, run
 from game.bots.discard import expected_values
-from game.bots.make_peg_table import both, fit, main, own
+from game.bots.make_peg_table import fit, inputs, main, own, target
 from game.cards import Card, parse_cards
 from game.engine import Config, new_game, stack_deck
 from game.view import view
@@ -28,19 +28,36 @@ def test_the_fit_finds_known_weights_through_noise():
     truth = [rng.uniform(-0.5, 0.5) for _ in range(2 * len(peg_table.FEATURES) - 1)]
     rows = []
     for _ in range(6000):
-        x = both(random_four(rng), random_four(rng))
+        x = inputs(2, 0, [random_four(rng), random_four(rng)])
         rows.append((x, sum(w * v for w, v in zip(truth, x)) + rng.gauss(0.0, 3.0)))
     found = own(fit(rows, ridge=1.0))
     for name, got, want in zip(peg_table.FEATURES[1:], found[1:], truth[1:]):
         assert got == pytest.approx(want, abs=0.25), name
 
 
-def test_the_stored_table_has_a_weight_per_feature_and_is_small():
-    assert set(peg_data.WEIGHTS) == {"dealer", "pone"}
-    for weights in peg_data.WEIGHTS.values():
-        assert len(weights) == len(peg_table.FEATURES)
-    assert Path(peg_data.__file__).stat().st_size < 4_000
-    assert peg_data.HANDS >= 20_000
+def test_the_fit_takes_every_other_seat_as_inputs_and_counts_for_the_side():
+    fours = [[1, 2, 3, 4], [5, 5, 10, 11], [7, 8, 9, 13], [6, 6, 6, 12]]
+    x = inputs(4, 1, fours)
+    size = len(peg_table.FEATURES)
+    assert len(x) == size + 3 * (size - 1)
+    assert x[:size] == peg_table.features(fours[1])
+    assert x[size:2 * size - 1] == peg_table.features(fours[2])[1:]   # the next seat first
+    assert x[-(size - 1):] == peg_table.features(fours[0])[1:]
+    # Partners (seats 0 and 2, 1 and 3) peg for one side; in three players rivals count half.
+    assert target(4, 0, [3, 1, 2, 0]) == target(4, 2, [3, 1, 2, 0]) == 4
+    assert target(4, 1, [3, 1, 2, 0]) == -4
+    assert target(3, 2, [2, 4, 3]) == 0
+    assert target(2, 1, [2, 5]) == 3
+
+
+def test_the_stored_table_has_a_weight_per_feature_for_every_seat_and_is_small():
+    assert set(peg_data.WEIGHTS) == {2, 3, 4} == set(peg_data.SOURCES)
+    for players, by_role in peg_data.WEIGHTS.items():
+        assert set(by_role) == set(peg_table.ROLES[players])
+        assert all(len(weights) == len(peg_table.FEATURES) for weights in by_role.values())
+        hands, budget = peg_data.SOURCES[players]
+        assert hands >= 10_000 and budget >= 1000
+    assert Path(peg_data.__file__).stat().st_size < 8_000
 
 
 def test_what_players_know_about_pegging_holds_in_the_table():
@@ -50,28 +67,45 @@ def test_what_players_know_about_pegging_holds_in_the_table():
     assert peg_table.value([1, 2, 3, 4], "pone") != peg_table.value([1, 2, 3, 4], "dealer")
 
 
-def test_the_generator_writes_a_table_the_bot_can_read(tmp_path):
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_generator_writes_a_table_the_bot_can_read(tmp_path, players):
     out = tmp_path / "peg_data.py"
     saved = tmp_path / "hands.jsonl"
-    assert main(["--hands", "6", "--jobs", "1", "--budget", "200", "--out", str(out),
-                 "--save", str(saved)]) == 0
+    assert main(["--players", str(players), "--hands", "6", "--jobs", "1", "--budget", "200",
+                 "--out", str(out), "--save", str(saved)]) == 0
     table = runpy.run_path(str(out))
-    assert table["HANDS"] == 6 and len(saved.read_text().splitlines()) == 6
-    assert all(len(w) == len(peg_table.FEATURES) for w in table["WEIGHTS"].values())
+    assert table["SOURCES"] == {players: (6, 200)} and len(saved.read_text().splitlines()) == 6
+    assert set(table["WEIGHTS"][players]) == set(peg_table.ROLES[players])
+    assert all(len(w) == len(peg_table.FEATURES) for w in table["WEIGHTS"][players].values())
     again = tmp_path / "again.py"   # refitting the saved hands gives the same file
-    assert main(["--load", str(saved), "--out", str(again), "--budget", "200"]) == 0
+    assert main(["--players", str(players), "--load", str(saved), "--out", str(again),
+                 "--budget", "200"]) == 0
     assert again.read_text() == out.read_text()
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_two_players_rank_the_discards_by_show_plus_pegging(seed):
-    seen = view(new_game(Config(players=2), seed=seed), seed % 2)
+def test_the_generator_keeps_the_other_table_sizes(tmp_path):
+    out = tmp_path / "peg_data.py"
+    out.write_text(Path(peg_data.__file__).read_text())
+    saved = tmp_path / "hands.jsonl"
+    assert main(["--players", "3", "--hands", "4", "--jobs", "1", "--budget", "200",
+                 "--out", str(out), "--save", str(saved)]) == 0
+    table = runpy.run_path(str(out))
+    assert table["SOURCES"][3] == (4, 200)
+    for players in (2, 4):
+        assert table["WEIGHTS"][players] == peg_data.WEIGHTS[players]
+        assert table["SOURCES"][players] == peg_data.SOURCES[players]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_every_table_ranks_the_discards_by_show_plus_pegging(players, seed):
+    seen = view(new_game(Config(players=players), seed=seed), seed % players)
     rows = expected_values(seen)
     ranked = keep.with_pegging(seen, rows)
-    role = "dealer" if seen.my_crib else "pone"
+    role = peg_table.ROLES[players][(seen.seat - seen.dealer) % players]
     by_action = {row[0]: row for row in rows}
     for action, kept, mean, _, _ in ranked:
-        extra = peg_table.value([card.rank for card in kept], role)
+        extra = peg_table.value([card.rank for card in kept], role, players)
         assert mean == pytest.approx(by_action[action][2] + keep.WEIGHT * extra)
     assert [row[2] for row in ranked] == sorted((row[2] for row in ranked), reverse=True)
     thought = run(make_bot("hard", seed).think(seen))   # 0-0: far from the board's endgame
@@ -79,9 +113,9 @@ def test_two_players_rank_the_discards_by_show_plus_pegging(seed):
     assert "pegging" in thought.measure
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_other_tables_discard_by_the_show_alone(players):
-    seen = view(new_game(Config(players=players), seed=2), 0)
+def test_without_the_weight_the_discard_is_the_show_alone(monkeypatch):
+    monkeypatch.setattr(keep, "WEIGHT", 0.0)
+    seen = view(new_game(Config(players=3), seed=2), 0)
     rows = expected_values(seen)
     assert keep.with_pegging(seen, rows) is rows
     assert "pegging" not in run(levels.hard_think(seen, random.Random(1))).measure

@@ -2,10 +2,10 @@
 
 `discard.expected_values` values a discard by the show alone (hand plus crib over every
 starter). Hands that show alike can peg very differently (`peg_table`): as pone, aces to
-fours answer and make the go; as dealer, every card up to the seven pays, the five most. In
-two players `with_pegging` adds `WEIGHT` times the kept four's expected pegging
-points (ours minus theirs, for our role) to each row and ranks the rows again. Elsewhere
-the rows come back as they were: the table is fitted to two-player play.
+fours answer and make the go; as dealer, every card up to the seven pays, the five most.
+`with_pegging` adds `WEIGHT` times the kept four's expected pegging points (our side's minus
+the others', for our seat this hand) to each row and ranks the rows again, at every table
+size the table was fitted for (`peg_table.fitted`).
 
 >>> from game.engine import Config, new_game
 >>> from game.view import view
@@ -25,7 +25,7 @@ WEIGHT = 1.0     # a pegged point against a shown one
 
 def applies(view) -> bool:
     """Whether the pegging value enters this seat's discard."""
-    return view.config.players == 2 and WEIGHT != 0
+    return WEIGHT != 0 and peg_table.fitted(view.config.players)
 
 
 def with_pegging(view, rows):
@@ -33,8 +33,10 @@ def with_pegging(view, rows):
     to each mean (the third field), best first."""
     if not applies(view):
         return rows
-    role = "dealer" if view.my_crib else "pone"
-    adjusted = [(row[0], row[1], row[2] + WEIGHT * peg_table.value([c.rank for c in row[1]], role),
+    players = view.config.players
+    role = peg_table.role(players, view.dealer, view.seat)
+    adjusted = [(row[0], row[1],
+                 row[2] + WEIGHT * peg_table.value([c.rank for c in row[1]], role, players),
                  row[3], row[4]) for row in rows]
     adjusted.sort(key=lambda row: -row[2])
     return adjusted

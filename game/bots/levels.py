@@ -6,8 +6,8 @@
 - **medium**: keeps the hand worth most on average over all 46 starters (the crib is ignored);
   pegs greedily for immediate points, minus the obvious dangers (leaving the count at 5 or 21,
   a card easy to pair).
-- **hard**: hand plus crib, exactly over every starter, with the crib table, plus in two
-  players the kept four's pegging value (`keep`, `peg_table`); pegs by a
+- **hard**: hand plus crib, exactly over every starter, with the crib table, plus the
+  kept four's pegging value for its seat (`keep`, `peg_table`); pegs by a
   search over sampled hidden hands in which the rivals do not see our cards (`pegging`);
   near the target plays for the game (`board`). It thinks in slices and says why
   (`hard_think`, `Thought`: each candidate's value).

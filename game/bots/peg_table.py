@@ -1,17 +1,23 @@
-"""What a kept four is worth in the play, two players: learned from self-play.
+"""What a kept four is worth in the play: learned from self-play, by table size and seat.
 
-Hands that show alike can peg very differently. What self-play taught the table: as pone,
-aces to fours answer, make the go and the thirty-one (each worth about half a point more
-than a king), and a pair helps; as dealer, every card up to the seven pays, the five most,
-and the ten-cards least. `value` is the expected
-pegging points of a kept four for its holder minus the other player's, as dealer or pone,
-from a linear model over a few `features` of the four (how many of each rank, pairs,
-fifteens, neighbouring ranks), fitted to hard self-play (`make_peg_table`, `peg_data`).
+Hands that show alike can peg very differently. What two-player self-play taught the table:
+as pone, aces to fours answer, make the go and the thirty-one (each worth about half a point
+more than a king), and a pair helps; as dealer, every card up to the seven pays, the five
+most, and the ten-cards least. With three and four players the low cards pay at every seat
+(an ace 0.3-0.8 of a point more than a king) and a kept pair costs up to 0.4.
+
+`value` is the expected pegging points of a kept four for its holder's side minus the
+others' (in three players each rival counts half, as in the pegging search), for the
+holder's seat from the dealer (`ROLES`), from a linear model over a few `features` of the
+four (how many of each rank, pairs, fifteens, neighbouring ranks), fitted to hard self-play
+(`make_peg_table`, `peg_data`), one model per table size and seat.
 
 >>> features([5, 5, 10, 11])[:3], features([5, 5, 10, 11])[13:]
 ((1.0, 0.0, 0.0), (1.0, 4.0, 1.0, 0.0))
 >>> value([1, 2, 3, 4], "pone") > value([5, 5, 10, 13], "pone")   # low cards peg, as pone
 True
+>>> role(4, dealer=3, seat=1)
+"dealer's partner"
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from itertools import combinations
 
 from .peg_data import WEIGHTS
 
+# Seats in playing order from the dealer's: the pone leads, the dealer plays last.
+ROLES = {2: ("dealer", "pone"), 3: ("dealer", "pone", "third"),
+         4: ("dealer", "pone", "dealer's partner", "pone's partner")}
 FEATURES = (("bias",) + tuple(f"rank {r}" for r in range(1, 13))
             + ("pairs", "fifteens", "neighbours", "one apart"))
 
@@ -47,7 +56,17 @@ def features(ranks) -> tuple:
     return (1.0, *counts, pairs, fifteens, neighbours, gaps)
 
 
-def value(ranks, role: str) -> float:
-    """Expected pegging points of keeping ``ranks``, ours minus the other's, for ``role``
-    ("dealer" or "pone")."""
-    return sum(w * x for w, x in zip(WEIGHTS[role], features(ranks)))
+def role(players: int, dealer: int, seat: int) -> str:
+    """The name of ``seat``'s place at the table this hand (`ROLES`)."""
+    return ROLES[players][(seat - dealer) % players]
+
+
+def fitted(players: int) -> bool:
+    """Whether the table holds a model for this many players."""
+    return players in WEIGHTS
+
+
+def value(ranks, role: str, players: int = 2) -> float:
+    """Expected pegging points of keeping ``ranks``, our side's minus the others', for
+    ``role`` (a name from `ROLES`) at a table of ``players``."""
+    return sum(w * x for w, x in zip(WEIGHTS[players][role], features(ranks)))
