@@ -288,7 +288,7 @@ class FriendsGlue:
         self.paint()
 
     def guest_open(self) -> None:
-        if not any('"type":"hello"' in text for text in self.ctl.outbox):
+        if not self.ctl.hello_queued:
             self.ctl.rejoin()
         self.ctl.link = ""
         self.after_input()

@@ -150,12 +150,22 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         numbered messages, or, before the welcome, the hello itself after `HELLO_AGAIN`
         seconds (one sent as a channel was replaced can be lost, and the seat would stay
         away until the next reconnection; a host that took it drops the repeat)."""
+        now = self.ticker()
         if self.welcomed:
-            self.outbox.extend(self.outgoing.due(self.ticker()))
-        elif self.hello_at is not None and self.ticker() - self.hello_at >= HELLO_AGAIN:
-            self.hello_at = self.ticker()
-            if not any('"type":"hello"' in text for text in self.outbox):
-                self.outbox.append(protocol.hello(self.prefs["name"] or "Guest", self.token))
+            self.outbox.extend(self.outgoing.due(now))
+        elif self.hello_at is not None and now - self.hello_at >= HELLO_AGAIN:
+            self.hello_at = now
+            if not self.hello_queued:
+                self.outbox.append(self._hello())
+
+    @property
+    def hello_queued(self) -> bool:
+        """A hello waits in the outbox (not yet handed to the network)."""
+        return any('"type":"hello"' in text for text in self.outbox)
+
+    def _hello(self) -> str:
+        """The hello that presents this guest's seat token (or its name) again."""
+        return protocol.hello(self.prefs["name"] or "Guest", self.token)
 
     # -- messages from the host --
 
@@ -320,7 +330,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         if self.token or self.seat is not None or self.joining:
             # Numbered messages wait for the welcome, which says which of them to send again.
             self.welcomed = False
-            self.outbox = [protocol.hello(self.prefs["name"] or "Guest", self.token)]
+            self.outbox = [self._hello()]
             self.hello_at = self.ticker()
 
     def _do_chat(self, form) -> None:
