@@ -296,6 +296,22 @@ def test_near_the_end_a_play_with_nobody_out_is_worth_the_chance_of_winning(monk
     _, _, lead = pegging._searcher(seen, [[], []], shows, [0] * 14)
     assert lead(0, 5, 2.0) == pytest.approx((2 * chance - 1) * (pegging.WIN - 1) + 0.002)
     assert lead(0, 5, 2.0) > lead(0, 5, 1.0)           # ties: the points decide
-    monkeypatch.setattr(pegging, "RACE", False)
+    monkeypatch.setattr(pegging, "RACE", {**pegging.RACE, 2: False})
     _, _, lead = pegging._searcher(seen, [[], []], shows, [0] * 14)
     assert lead(0, 5, 2.0) == 2.0
+
+
+def test_four_players_race_by_sides_and_the_next_dealer_is_the_pones_side():
+    """Four players near the target: with nobody out, the end of the play is worth our side's
+    chance from the next hand by the four-player table; the deal passes to the pone's side."""
+    from dataclasses import replace
+
+    from game.bots import win_table
+
+    config = Config(players=4)
+    seen = replace(view(new_game(config, seed=3), 2), scores=(100, 104), dealer=0)  # partner deals
+    shows = [(1, 5), (0, 6), (1, 4), (0, 9)]  # round the table from the pone: 115 / 113
+    chance = win_table.win_probability(121 - 115, 121 - 113, dealing=False, players=4)
+    _, _, lead = pegging._searcher(seen, [[], [], [], []], shows, [0] * 14)
+    assert lead(0, 5, 1.0) == pytest.approx((2 * chance - 1) * (pegging.WIN - 1) + 0.001)
+    assert chance != win_table.win_probability(121 - 115, 121 - 113, dealing=True, players=4)

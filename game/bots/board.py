@@ -1,15 +1,17 @@
 """Knowing the board: near the target the hard bot plays for the game, not for points.
 
-`win_probability` is a race model. Two players: the table solved from hard self-play
-(`win_table`: the play, the pone's show and the dealer's show, in their order). Four players
-(partnerships): each side's points per hand are taken as normal with the mean and spread of
-good play (dealer and pone alternate), and the side that needs fewer hands wins; when both get
-there in the same hand, the pone (who counts first) usually does.
+`win_probability` is a race model: the tables solved from hard self-play (`win_table`: the
+play, then each show in its order), for two players and for four (partnerships). Without
+them (`TABLE_ENDGAME` off) each side's points per hand are taken as normal with the mean and
+spread of good play, and the side that needs fewer hands wins; when both get there in the
+same hand, the pone (who counts first) usually does.
 
 `choose_discard` uses it when somebody is close: every discard is valued by the chance of
 winning over all the starters, following the order of the hand (pegging, pone's hand,
 dealer's hand, crib). That is what makes the bot keep a hand that surely counts out as pone,
-or throw the crib something harmless when the opponent will count out anyway.
+or throw the crib something harmless when the opponent will count out anyway. Four players
+count four hands in turn round the table (`_think_discard_4p`): our partner's show can
+count us out after ours, or the other side's come first.
 
 The pegging search (`pegging`) already knows that reaching the target ends the game and
 counts the sampled shows in their order, so there is nothing extra for the play here.
@@ -34,7 +36,7 @@ PER_HAND = {2: {"dealer": (16.2, 7.0), "pone": (10.2, 5.5)},
 PEGGING = {2: {"dealer": 3.5, "pone": 2.2}, 4: {"dealer": 6.0, "pone": 5.4}}
 OPP_HAND = {2: (8.0, 4.5), 4: (13.0, 6.0)}   # what the other side's hand(s) will show
 CRIB = (4.6, 3.5)
-TABLE_ENDGAME = True  # two players: the self-play table and show distributions (issue 15)
+TABLE_ENDGAME = {2: True, 4: True}  # by players: the self-play tables (`win_table`), not normals
 NEAR = 36            # board play starts when a side needs this many points or fewer
 PONE_FIRST = 0.6     # chance the pone wins a hand in which both sides reach the target
 
@@ -54,8 +56,8 @@ def win_probability(need: int, their_need: int, dealing: bool, players: int = 2)
         return 1.0
     if their_need <= 0:
         return 0.0
-    if players == 2 and TABLE_ENDGAME:
-        return win_table.win_probability(need, their_need, dealing)
+    if TABLE_ENDGAME.get(players):
+        return win_table.win_probability(need, their_need, dealing, players)
     table = PER_HAND[4 if players == 4 else 2]
 
     def reached_by(k: int, first_dealer: bool, points: int) -> float:
@@ -100,7 +102,7 @@ def _distribution(mean: float, sd: float, top: int = 40):
 def _their_show(big: int, their_crib: float, dealing: bool):
     """What the other side will show this hand: [(points, probability)]. Two players: as
     seen in self-play (`win_data`), the dealer's crib moved by what we throw to it."""
-    if big == 2 and TABLE_ENDGAME:
+    if big == 2 and TABLE_ENDGAME[2]:
         return win_table.their_show(dealing, their_crib - CRIB[0] if their_crib else 0.0)
     mean, sd = OPP_HAND[big]
     if their_crib:
@@ -123,6 +125,8 @@ def think_discard(view, rows):
     """``[(action, chance of winning)]`` for each row (in the rows' order), yielding after
     each (see `levels.think`)."""
     players, target = view.config.players, view.config.target
+    if players == 4 and TABLE_ENDGAME[4]:
+        return (yield from _think_discard_4p(view, rows))
     big = 4 if players == 4 else 2
     me, them = view.side, 1 - view.side
     need, their_need = target - view.scores[me], target - view.scores[them]
@@ -162,3 +166,104 @@ def think_discard(view, rows):
         chances.append((action, chance / len(hands)))
         yield None
     return chances
+
+
+CRIB_4P = 4.5  # the average crib in four players (hard self-play), which the table's shows hold
+ROUND = (1, 2, 3, 0)  # four players: who shows, in counting order, in seats from the dealer
+
+
+def _think_discard_4p(view, rows):
+    """Four players: `think_discard` by the whole hand in its counting order. The play's
+    points are taken at their means; each show but ours is drawn from self-play
+    (`win_table.show_steps`, the dealer's moved by what our throw adds to an average crib),
+    ours is exact for every starter, and with nobody out the next hand is the table's."""
+    target = view.config.target
+    me, them = view.side, 1 - view.side
+    dealing = view.my_crib
+    my_peg = PEGGING[4]["dealer" if dealing else "pone"]
+    their_peg = PEGGING[4]["pone" if dealing else "dealer"]
+    won, start = _after_play(round(target - view.scores[me] - my_peg),
+                             round(target - view.scores[them] - their_peg), dealing)
+    position = (view.seat - view.dealer) % 4
+    mine = ROUND.index(position)
+    ours = [(seat % 2 == 0) == dealing for seat in ROUND]  # seats 0 and 2: the dealer's side
+    by_shift = {}
+    chances = []
+    for action, _kept, _mean, hands, cribs in rows:
+        if position == 0:  # our show is our hand and the crib
+            shows, shift = [round(h + c) for h, c in zip(hands, cribs)], 0
+        else:
+            shows, shift = hands, round(sum(cribs) / len(cribs) - CRIB_4P) if cribs else 0
+        if shift not in by_shift:
+            steps = list(win_table.show_steps())
+            steps[-1] = tuple((max(0, x + shift), p) for x, p in steps[-1])
+            by_shift[shift] = _chance_by_our_show(won, start, mine, ours, steps, not dealing)
+        chance_of = by_shift[shift]
+        total = 0.0
+        for i, x in enumerate(shows):
+            total += chance_of(x)
+            if i % 16 == 15:  # a new show value may walk many positions: let the page breathe
+                yield None
+        chances.append((action, total / len(shows)))
+        yield None
+    return chances
+
+
+def _after_play(need, their_need, dealing):
+    """``(chance we won in the play, {(need, their need): chance} with nobody out)``, the
+    needs already less the play's mean points: one position, or the play decides."""
+    if need > 0 and their_need > 0:
+        return 0.0, {(need, their_need): 1.0}
+    if need > 0 or their_need > 0:
+        return (1.0 if need <= 0 else 0.0), {}
+    return (1.0 - PONE_FIRST if dealing else PONE_FIRST), {}  # both: the pone pegs first
+
+
+def _chance_by_our_show(won, start, mine, ours, steps, deal_next):
+    """``f(x)``: our side's chance of winning when our own show is ``x`` points. ``won``,
+    ``start``: as `_after_play` gives; the other shows of the hand are drawn from ``steps``
+    (``ours[k]``: whether show ``k`` is our side's, ``mine`` is ours); ``deal_next``: whether
+    our side deals the next hand."""
+    last = len(steps)
+    states = dict(start)
+    for k in range(mine):  # the shows before ours: our partner may count us out
+        after = {}
+        for (n, t), p in states.items():
+            for points, q in steps[k]:
+                if ours[k]:
+                    if points >= n:
+                        won += p * q
+                    else:
+                        after[n - points, t] = after.get((n - points, t), 0.0) + p * q
+                elif points < t:
+                    after[n, t - points] = after.get((n, t - points), 0.0) + p * q
+        states = after
+    memo = {}
+
+    def value(k, n, t):
+        """P(we win) before show ``k`` with needs ``n``, ``t`` (nobody out yet)."""
+        if k == last:
+            return win_probability(n, t, deal_next, 4)
+        key = (k, n, t)
+        found = memo.get(key)
+        if found is None:
+            found = 0.0
+            for points, q in steps[k]:
+                if ours[k]:
+                    found += q * (1.0 if points >= n else value(k + 1, n - points, t))
+                elif points < t:
+                    found += q * value(k + 1, n, t - points)
+            memo[key] = found
+        return found
+
+    by_show = {}
+
+    def chance_of(x):
+        found = by_show.get(x)
+        if found is None:
+            found = won + sum(p * (1.0 if x >= n else value(mine + 1, n - x, t))
+                              for (n, t), p in states.items())
+            by_show[x] = found
+        return found
+
+    return chance_of

@@ -1,14 +1,16 @@
-"""Regenerate `game/bots/win_data.py`, the two-player win-probability table (`win_table`).
+"""Regenerate the win-probability tables (`win_table`): `game/bots/win_data.py` (two players)
+and `game/bots/win_data_4p.py` (four, partnerships).
 
-    python -m game.bots.make_win_table [--hands 2000] [--jobs 2] [--out game/bots/win_data.py]
+    python -m game.bots.make_win_table [--players 2] [--hands 2000] [--jobs 2] [--out FILE]
 
 How (seeded, so the same arguments always write the same file): the hard bot plays ``--hands``
 single hands against itself from 0-0 (fresh deals, seat 0 dealing); each hand gives the
-points of its three steps: both sides' pegging (kept as a joint distribution: a good play
-for one side is a poor one for the other), the pone's hand, the dealer's hand plus crib.
-`win_table.solve` turns them into the chance the dealer wins from every position up to
-`SIZE` points needed by each side. The file keeps the distributions (counts) and the table
-(three hex digits a cell, about 11 kB).
+points of its steps: both sides' pegging (kept as a joint distribution: a good play for one
+side is a poor one for the other), then each show in counting order (two players: the pone's
+hand, the dealer's hand plus crib; four: the pone's, the dealer's partner's, the pone's
+partner's, the dealer's hand plus crib). `win_table.solve_steps` turns them into the chance
+the dealer's side wins from every position up to `SIZE` points needed by each side. The file
+keeps the distributions (counts) and the table (three hex digits a cell, about 11 kB).
 """
 
 from __future__ import annotations
@@ -23,44 +25,58 @@ from ..arena import PLAY_KINDS
 from ..engine import Config, apply, new_game
 from ..view import view
 from . import make_bot
-from .win_table import encode, solve
+from .win_table import encode, solve_steps
 
-OUT = "game/bots/win_data.py"
+OUT = {2: "game/bots/win_data.py", 4: "game/bots/win_data_4p.py"}
 SIZE = 61  # needs above this are clamped: the far side is not the one deciding the race
+SEED = {2: 500_000, 4: 700_000}
+# Whether each show, in counting order, is the dealer's side's (seat 0 deals).
+BY_DEALER = {2: (False, True), 4: (False, True, False, True)}
 
 
-def play_hand(hand_no: int):
-    """``(dealer pegs, pone pegs, pone's hand, dealer's hand + crib)`` of one self-play hand."""
-    state = new_game(Config(players=2), 500_000 + hand_no, first_dealer=0)
-    bots = [make_bot("hard", hand_no * 2 + seat) for seat in range(2)]
-    peg, show = [0, 0], [0, 0]
+def play_hand(job):
+    """``(dealer's side pegs, pone's side pegs, shows in counting order)`` of one self-play
+    hand; ``job`` is ``(players, hand number)``."""
+    players, hand_no = job
+    config = Config(players=players)
+    state = new_game(config, SEED[players] + hand_no, first_dealer=0)
+    bots = [make_bot("hard", hand_no * players + seat) for seat in range(players)]
+    peg, show = [0, 0], [0] * players
     showing = False
     while True:
-        seat = next(s for s in range(2) if view(state, s).legal)
+        seat = next(s for s in range(players) if view(state, s).legal)
         state, events = apply(state, bots[seat].choose(view(state, seat)))
         for event in events:
             if event.kind == "peg" and not showing and event.breakdown.items[0].kind in PLAY_KINDS:
-                peg[event.seat] += event.breakdown.total
+                peg[config.side_of(event.seat)] += event.breakdown.total
             elif event.kind == "show":
                 showing = True
                 show[event.seat] += event.breakdown.total
             elif event.kind == "crib":
                 show[event.seat] += event.breakdown.total
-                return peg[0], peg[1], show[1], show[0]
+                return peg[0], peg[1], tuple(show[seat % players] for seat in range(1, players + 1))
 
 
-def render(hands, peg, pone, dealer, table) -> str:
+def render(players: int, hands: int, peg, shows, table) -> str:
     def counts(counter):
         return "{" + ", ".join(f"{key!r}: {n}" for key, n in sorted(counter.items())) + "}"
 
     rows = [table[i:i + 3 * SIZE] for i in range(0, len(table), 3 * SIZE)]
-    return (f'"""Two-player win chances (`game.bots.win_table`): the hand steps\' points seen in '
+    if players == 2:
+        title, flag = "Two-player win chances", ""
+        steps = (f"# pone's hand: hands seen\nPONE = {counts(shows[0])}\n\n"
+                 f"# dealer's hand + crib: hands seen\nDEALER = {counts(shows[1])}\n\n")
+    else:
+        title, flag = "Four-player (partnership) win chances", " --players 4"
+        steps = ("# each show in counting order (the pone's hand, the dealer's partner's, the "
+                 "pone's\n# partner's, the dealer's hand + crib): hands seen\nSHOWS = (\n"
+                 + "".join(f"    {counts(c)},\n" for c in shows) + ")\n\n")
+    return (f'"""{title} (`game.bots.win_table`): the hand steps\' points seen in '
             f'{hands} hands\nof hard self-play, and the solved table.\n\nGenerated by '
-            f'``python -m game.bots.make_win_table --hands {hands}``; do not edit.\n"""\n\n'
+            f'``python -m game.bots.make_win_table{flag} --hands {hands}``; do not edit.\n"""\n\n'
             f"HANDS = {hands}\nSIZE = {SIZE}\n\n"
-            f"# (dealer pegs, pone pegs): hands seen\nPEG = {counts(peg)}\n\n"
-            f"# pone's hand: hands seen\nPONE = {counts(pone)}\n\n"
-            f"# dealer's hand + crib: hands seen\nDEALER = {counts(dealer)}\n\n"
+            f"# (dealer's side pegs, pone's side pegs): hands seen\nPEG = {counts(peg)}\n\n"
+            + steps +
             "# P(dealer wins) x 4095, three hex digits, row = dealer's need 1..SIZE, column = "
             "pone's need\nTABLE = (\n" + "".join(f'    "{row}"\n' for row in rows) + ")\n")
 
@@ -72,20 +88,22 @@ def shares(counter):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", default=OUT)
+    parser.add_argument("--out", help="default: the player count's data module")
     args = parser.parse_args(argv)
+    out_path = args.out or OUT[args.players]
     start = time.perf_counter()
     with Pool(args.jobs) as pool:
-        results = pool.map(play_hand, range(args.hands), chunksize=16)
-    peg = Counter((d, p) for d, p, _, _ in results)
-    pone = Counter(r[2] for r in results)
-    dealer = Counter(r[3] for r in results)
-    table = encode(solve(shares(peg), shares(pone), shares(dealer), SIZE), SIZE)
-    with open(args.out, "w", encoding="utf-8") as out:
-        out.write(render(args.hands, peg, pone, dealer, table))
-    print(f"wrote {args.out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        results = pool.map(play_hand, [(args.players, n) for n in range(args.hands)], chunksize=16)
+    peg = Counter((d, p) for d, p, _ in results)
+    shows = [Counter(r[2][k] for r in results) for k in range(args.players)]
+    steps = list(zip(BY_DEALER[args.players], (shares(c) for c in shows)))
+    table = encode(solve_steps(shares(peg), steps, SIZE), SIZE)
+    with open(out_path, "w", encoding="utf-8") as out:
+        out.write(render(args.players, args.hands, peg, shows, table))
+    print(f"wrote {out_path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 
 

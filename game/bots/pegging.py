@@ -30,9 +30,10 @@ too (`ROLLOUT`) rather than searched.
 The value is pegged points for our side minus the others' (in three players each rival counts
 half); reaching the target is worth far more than any points. When somebody is close to the
 target the search also counts each sampled show in its order (pone first, dealer, crib), and
-in two players a hand that leaves nobody out is worth our chance of winning from the next
-one (`RACE`, `win_table`), not its points: +1.1 points of games against hard-v1 on the same
-2,000 games (+0.1 to +2.2), while the points per deal fell by 0.010 (bench/bot_strength.md).
+in two and four players a hand that leaves nobody out is worth our side's chance of winning
+from the next one (`RACE`, `win_table`), not its points: in two players +1.1 points of games
+against hard-v1 on the same 2,000 games (+0.1 to +2.2), while the points per deal fell by
+0.010; in four, with the four-player table and discard, +0.5 on 2,000 (bench/bot_strength.md).
 
 Work is measured in nodes, never in time, and `think` yields between samples so the caller can
 slice a decision (the page stays responsive); the same view and seed always give the same card.
@@ -57,7 +58,7 @@ from math import exp
 
 from ..scoring import score_hand
 from .common import VALUE, HiddenSampler, hand_points, peg_points, play_action
-from .win_table import win_probability
+from .board import win_probability
 
 WIN = 1000.0          # reaching the target, in points: far above anything the play can peg
 NODE_BUDGET = 4000    # work per decision (nodes); see `evaluate` (1500 until 2026-12-03: bench/bot_strength.md)
@@ -68,8 +69,8 @@ ROLLOUT = False       # our later cards too by the card counter's rule (a rollou
 PLAUSIBLE = 0.25      # weight of a sample: exp(this x the points its hidden fours show alone)
 PARTNER_BLIND = False  # four players: the partner plays by the card counter's rule as well
 RIVALS_SEE = {2: False, 3: False, 4: True}  # by players: rivals take the searched minimum (they see all)
-RACE = True           # two players near the target: a play that ends with nobody out is worth
-                      # our chance of winning from the next hand (`win_table`), not its points
+RACE = {2: True, 3: False, 4: True}  # by players, near the target: a play that ends with
+                      # nobody out is worth our chance of winning from the next hand, not its points
 
 # At most this many piles are remembered: in Pyodide (Python 3.14's incremental garbage
 # collector) a larger memory made single collections of 60-124 ms in three players, which
@@ -125,8 +126,8 @@ def _searcher(view, hands, shows, public):
     scores = list(view.scores)
     seats_after = [[(last + k) % n for k in range(1, n + 1)] for last in range(n)]
     nodes = [0]
-    race = RACE and n == 2 and shows is not None
-    deal_next = view.dealer != view.seat
+    race = RACE[n] and shows is not None
+    deal_next = not view.my_crib  # the deal passes to the other side
     # Seats whose choices are searched (our side's best): the partner too, unless it is taken
     # to play blind, like the rivals (it cannot see our cards either).
     searched = [not ROLLOUT and side[seat] == me
@@ -242,7 +243,7 @@ def _searcher(view, hands, shows, public):
             if final[s] >= target:
                 return WIN - 1 if s == me else -WIN + 1
         if race:  # nobody out: our chance from the next hand on (the points only break ties)
-            chance = win_probability(target - final[me], target - final[1 - me], deal_next)
+            chance = win_probability(target - final[me], target - final[1 - me], deal_next, n)
             return (2.0 * chance - 1.0) * (WIN - 1) + acc * 1e-3
         return acc
 

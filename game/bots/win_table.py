@@ -1,15 +1,18 @@
-"""Chances of winning a two-player race to the target, from the hands good play scores.
+"""Chances of winning a race to the target, from the hands good play scores (two players,
+and four in partnerships).
 
-A hand is three steps in the order the rules count them: the play (both sides peg; whoever
-reaches the target there wins, a tie in the same play is shared), the pone's show, then the
-dealer's hand and crib. `solve` turns the measured distributions of those steps (hard-bot
-self-play, `make_win_table`) into ``P(the dealer wins)`` for every pair of points needed, by
-exact dynamic programming over the score race: every hand pegs at least one point, so each
-position depends only on positions with fewer points needed in all.
+A hand is steps in the order the rules count them: the play (both sides peg; whoever
+reaches the target there wins, a tie in the same play is shared), then the shows: in two
+players the pone's, then the dealer's hand and crib; in four the pone's, the dealer's
+partner's, the pone's partner's, then the dealer's hand and crib. `solve_steps` turns the
+measured distributions of those steps (hard-bot self-play, `make_win_table`) into ``P(the
+dealer's side wins)`` for every pair of points needed, by exact dynamic programming over the
+score race: every hand pegs at least one point, so each position depends only on positions
+with fewer points needed in all.
 
-`win_data` holds the distributions and the solved table (generated; do not edit);
-`dealer_wins` reads it, clamping needs above the table's edge to it (a side that far away
-is not the one that decides a close race).
+`win_data` (two players) and `win_data_4p` (four) hold the distributions and the solved
+tables (generated; do not edit); `dealer_wins` reads them, clamping needs above the table's
+edge to it (a side that far away is not the one that decides a close race).
 
 >>> dealer_wins(50, 50) > 0.5 > dealer_wins(50, 40)
 True
@@ -30,14 +33,29 @@ def solve(peg, pone, dealer, size: int):
     >>> t[2][3], t[3][2]   # each side scores only when it deals: needing 2 and dealing wins
     (1.0, 0.0)
     """
+    return solve_steps(peg, [(False, pone), (True, dealer)], size)
+
+
+def solve_steps(peg, shows, size: int):
+    """`solve` for any order of shows: ``shows`` is ``[(by the dealer's side, {points:
+    probability}), ...]`` in counting order. Four players (partnerships) count the pone's
+    hand, the dealer's partner's, the pone's partner's, then the dealer's hand and crib.
+
+    >>> t = solve_steps({(1, 1): 1.0}, [(False, {2: 1.0}), (True, {3: 1.0})], 9)
+    >>> t[9][4], t[5][9]   # the pone side counts out first; then the dealer's side does
+    (0.0, 1.0)
+    """
     if peg.get((0, 0)):
         raise ValueError("every play pegs at least the last card's point")
-    peg, pone, dealer = list(peg.items()), list(pone.items()), list(dealer.items())
+    peg = list(peg.items())
+    steps = [(by_dealer, list(dist.items())) for by_dealer, dist in shows]
     win = [[0.0] * (size + 1) for _ in range(size + 1)]
-    after_peg = [[0.0] * (size + 1) for _ in range(size + 1)]   # both still short after play
-    after_pone = [[0.0] * (size + 1) for _ in range(size + 1)]  # ... and after the pone's show
+    # before[k][d][p]: P(dealer's side wins) before show k, nobody out yet
+    before = [[[0.0] * (size + 1) for _ in range(size + 1)] for _ in steps]
+    last = len(steps) - 1
     for total in range(2, 2 * size + 1):
         cells = [(d, total - d) for d in range(max(1, total - size), min(size, total - 1) + 1)]
+        after_peg = before[0]
         for d, p in cells:  # the play: depends on smaller totals only (it pegs >= 1 point)
             value = 0.0
             for (pd, pp), chance in peg:
@@ -47,17 +65,26 @@ def solve(peg, pone, dealer, size: int):
                 else:
                     value += chance * after_peg[d - pd][p - pp]
             win[d][p] = value
-        for d, p in cells:  # the dealer's show, then the deal passes (total stays or drops)
-            value = 0.0
-            for points, chance in dealer:
-                value += chance * (1.0 if points >= d else 1.0 - win[p][d - points])
-            after_pone[d][p] = value
-        for d, p in cells:  # the pone's show counts first
-            value = 0.0
-            for points, chance in pone:
-                if points < p:
-                    value += chance * after_pone[d][p - points]
-            after_peg[d][p] = value
+        for k in range(last, -1, -1):  # the shows, last first; the deal passes after them
+            by_dealer, dist = steps[k]
+            here = before[k]
+            following = before[k + 1] if k < last else None
+            for d, p in cells:
+                value = 0.0
+                for points, chance in dist:
+                    if by_dealer:
+                        if points >= d:
+                            value += chance
+                        elif following is None:
+                            value += chance * (1.0 - win[p][d - points])
+                        else:
+                            value += chance * following[d - points][p]
+                    elif points < p:
+                        if following is None:
+                            value += chance * (1.0 - win[p - points][d])
+                        else:
+                            value += chance * following[d][p - points]
+                here[d][p] = value
     return win
 
 
@@ -75,41 +102,48 @@ def encode(table, size: int) -> str:
                    for d in range(1, size + 1) for p in range(1, size + 1))
 
 
-_TABLE = None
+def _data(players: int):
+    if players == 2:
+        from . import win_data as data
+    else:
+        from . import win_data_4p as data
+    return data
 
 
-def _table():
-    """The stored table, decoded once. `win_data` is generated, so it is imported on first
-    use (the generator runs without it); later calls, from the search's leaves, skip the
-    import statement."""
-    global _TABLE
-    if _TABLE is None:
-        from . import win_data
-
-        _TABLE = decode(win_data.TABLE, win_data.SIZE)
-    return _TABLE
+_TABLES: dict = {}
 
 
-def dealer_wins(dealer_need: int, pone_need: int) -> float:
-    """P(the dealer wins) from the start of a hand, two players."""
+def _table(players: int = 2):
+    """The stored table for ``players`` (2, or 4 in partnerships), decoded once. The data
+    modules are generated, so they are imported on first use (the generator runs without
+    them)."""
+    table = _TABLES.get(players)
+    if table is None:
+        data = _data(players)
+        table = _TABLES[players] = decode(data.TABLE, data.SIZE)
+    return table
+
+
+def dealer_wins(dealer_need: int, pone_need: int, players: int = 2) -> float:
+    """P(the dealer's side wins) from the start of a hand."""
     if dealer_need <= 0:
         return 1.0
     if pone_need <= 0:
         return 0.0
-    table = _table()
+    table = _table(players)
     size = len(table) - 1
     return table[min(dealer_need, size)][min(pone_need, size)]
 
 
-def win_probability(need: int, their_need: int, dealing: bool) -> float:
-    """Our chance from the start of a hand, two players (as `board.win_probability`)."""
+def win_probability(need: int, their_need: int, dealing: bool, players: int = 2) -> float:
+    """Our side's chance from the start of a hand (as `board.win_probability`)."""
     if need <= 0:
         return 1.0
     if their_need <= 0:
         return 0.0
     if dealing:
-        return dealer_wins(need, their_need)
-    return 1.0 - dealer_wins(their_need, need)
+        return dealer_wins(need, their_need, players)
+    return 1.0 - dealer_wins(their_need, need, players)
 
 
 _SHOWS = {}
@@ -130,3 +164,23 @@ def their_show(we_deal: bool, shift: float = 0.0):
             moved[max(0, points + key[1])] = moved.get(max(0, points + key[1]), 0) + n / total
         _SHOWS[key] = sorted(moved.items())
     return _SHOWS[key]
+
+
+_STEPS: list = []
+
+
+def show_steps():
+    """Each show of a four-player hand in counting order as ``((points, probability), ...)``,
+    from the self-play the table was solved from: the pone's hand, the dealer's partner's,
+    the pone's partner's, then the dealer's hand and crib.
+
+    >>> [round(sum(x * p for x, p in step)) for step in show_steps()]
+    [7, 6, 7, 11]
+    """
+    if not _STEPS:
+        from . import win_data_4p
+
+        for seen in win_data_4p.SHOWS:
+            total = sum(seen.values())
+            _STEPS.append(tuple((points, n / total) for points, n in sorted(seen.items())))
+    return tuple(_STEPS)
