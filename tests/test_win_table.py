@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from game.bots import board, win_data, win_data_4p, win_table
-from game.bots.make_win_table import BY_DEALER, shares
+from game.bots.make_win_table import shares, show_steps
 
 DATA = {2: win_data, 4: win_data_4p}
 SIZE = win_data.SIZE
@@ -21,8 +21,8 @@ def test_the_stored_tables_are_the_solutions_of_their_distributions():
     solved = win_table.solve(shares(win_data.PEG), shares(win_data.PONE),
                              shares(win_data.DEALER), SIZE)
     assert win_table.encode(solved, SIZE) == win_data.TABLE
-    steps = list(zip(BY_DEALER[4], (shares(show) for show in win_data_4p.SHOWS)))
-    solved = win_table.solve_steps(shares(win_data_4p.PEG), steps, win_data_4p.SIZE)
+    solved = win_table.solve_steps(shares(win_data_4p.PEG), show_steps(4, win_data_4p.SHOWS),
+                                   win_data_4p.SIZE)
     assert win_table.encode(solved, win_data_4p.SIZE) == win_data_4p.TABLE
 
 

@@ -169,7 +169,7 @@ def think_discard(view, rows):
 
 
 CRIB_4P = 4.5  # the average crib in four players (hard self-play), which the table's shows hold
-ROUND = (1, 2, 3, 0)  # four players: who shows, in counting order, in seats from the dealer
+ROUND = win_table.counting_order(4)  # who shows, in order, in seats from the dealer
 
 
 def _think_discard_4p(view, rows):

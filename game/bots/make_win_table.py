@@ -25,13 +25,11 @@ from ..arena import PLAY_KINDS
 from ..engine import Config, apply, new_game
 from ..view import view
 from . import make_bot
-from .win_table import encode, solve_steps
+from .win_table import counting_order, encode, solve_steps
 
 OUT = {2: "game/bots/win_data.py", 4: "game/bots/win_data_4p.py"}
 SIZE = 61  # needs above this are clamped: the far side is not the one deciding the race
 SEED = {2: 500_000, 4: 700_000}
-# Whether each show, in counting order, is the dealer's side's (seat 0 deals).
-BY_DEALER = {2: (False, True), 4: (False, True, False, True)}
 
 
 def play_hand(job):
@@ -54,7 +52,7 @@ def play_hand(job):
                 show[event.seat] += event.breakdown.total
             elif event.kind == "crib":
                 show[event.seat] += event.breakdown.total
-                return peg[0], peg[1], tuple(show[seat % players] for seat in range(1, players + 1))
+                return peg[0], peg[1], tuple(show[seat] for seat in counting_order(players))
 
 
 def render(players: int, hands: int, peg, shows, table) -> str:
@@ -81,6 +79,12 @@ def render(players: int, hands: int, peg, shows, table) -> str:
             "pone's need\nTABLE = (\n" + "".join(f'    "{row}"\n' for row in rows) + ")\n")
 
 
+def show_steps(players: int, shows):
+    """`win_table.solve_steps`'s shows: ``shows`` (counts, in counting order) as ``[(by the
+    dealer's side, {points: probability}), ...]``."""
+    return [(seat % 2 == 0, shares(seen)) for seat, seen in zip(counting_order(players), shows)]
+
+
 def shares(counter):
     total = sum(counter.values())
     return {key: n / total for key, n in counter.items()}
@@ -99,8 +103,7 @@ def main(argv=None) -> int:
         results = pool.map(play_hand, [(args.players, n) for n in range(args.hands)], chunksize=16)
     peg = Counter((d, p) for d, p, _ in results)
     shows = [Counter(r[2][k] for r in results) for k in range(args.players)]
-    steps = list(zip(BY_DEALER[args.players], (shares(c) for c in shows)))
-    table = encode(solve_steps(shares(peg), steps, SIZE), SIZE)
+    table = encode(solve_steps(shares(peg), show_steps(args.players, shows), SIZE), SIZE)
     with open(out_path, "w", encoding="utf-8") as out:
         out.write(render(args.players, args.hands, peg, shows, table))
     print(f"wrote {out_path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)

@@ -23,6 +23,16 @@ True
 from __future__ import annotations
 
 
+def counting_order(players: int) -> tuple:
+    """Who shows, in counting order, in seats from the dealer: the pone first, the dealer (with
+    the crib) last. Even seats are the dealer's side.
+
+    >>> counting_order(2), counting_order(4)
+    ((1, 0), (1, 2, 3, 0))
+    """
+    return tuple(k % players for k in range(1, players + 1))
+
+
 def solve(peg, pone, dealer, size: int):
     """``table[d][p]`` = P(dealer wins) when the dealer needs ``d`` and the pone ``p`` points
     (1 <= d, p <= size; index 0 unused). ``peg``: {(dealer pegs, pone pegs): probability};
@@ -178,9 +188,7 @@ def show_steps():
     [7, 6, 7, 11]
     """
     if not _STEPS:
-        from . import win_data_4p
-
-        for seen in win_data_4p.SHOWS:
+        for seen in _data(4).SHOWS:
             total = sum(seen.values())
             _STEPS.append(tuple((points, n / total) for points, n in sorted(seen.items())))
     return tuple(_STEPS)
