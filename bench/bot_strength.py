@@ -3,6 +3,7 @@
     .venv/bin/python bench/bot_strength.py --a hard --b hard-v1 --players 2 --games 4000 \\
         --jobs 2 --seed 15 --log /tmp/h2.jsonl          # plays, appending each game to the log
     .venv/bin/python bench/bot_strength.py --report /tmp/h2.jsonl   # the tables of a log so far
+    .venv/bin/python bench/bot_strength.py --report /tmp/h2.jsonl /tmp/h2_seed16.jsonl  # pooled
     .venv/bin/python bench/bot_strength.py --report /tmp/lever.jsonl --against /tmp/h2.jsonl
                                                 # a lever's log against another on the same games
 
@@ -13,6 +14,8 @@ The report gives A's win rate with the paired 95% interval over complete deals (
 Wilson interval over games), points per hand by source (pegging, hand, crib) for the dealer and
 the pone, and each side's decision times under CPython (median, 95th percentile, maximum).
 Decision times on a busy machine are inflated: measure them alone for the figure that counts.
+Several logs of the same match (bots, table size, target and `--set` levers) with different
+seeds are reported together: their deals are pooled, so the paired interval is over them all.
 
 ``--against`` compares two runs of the same seed game by game (`compare`): the difference in
 A's wins and in A's points minus B's per deal, by source, each with its paired 95% interval.
@@ -55,22 +58,39 @@ def load(path: Path):
     return header, games
 
 
-def tables(path: Path) -> str:
-    header, games = load(path)
-    arena = Arena(header["a"], header["b"], header["games"], header["players"], header["seed"],
-                  header["target"])
-    done = 0  # only whole deals from the start: the duplicate pairs stay paired
-    while all(g in games for g in range(done, done + arena.group)):
-        done += arena.group
-    arena.games = done
+def tables(paths) -> str:
+    """The tables of a log, or of several logs of the same match with other seeds, pooled deal
+    by deal (each log's complete deals from the start)."""
+    paths = [paths] if isinstance(paths, Path) else list(paths)
     stats = {"A": _new_stats(), "B": _new_stats()}
-    for game in range(done):
-        for label in ("A", "B"):
-            part = dict(games[game][label])
-            part["deals"] = {int(k): v for k, v in part["deals"].items()}
-            _merge(stats[label], part)
-    if not done:
+    match, seeds, played = None, [], 0
+    for path in paths:
+        header, games = load(path)
+        this = {key: header.get(key) for key in ("a", "b", "players", "target", "set")}
+        if match is None:
+            match = this
+        elif this != match:
+            sys.exit(f"{path} is another match ({this}), not {match}")
+        if header["seed"] in seeds:
+            sys.exit(f"{path} plays seed {header['seed']} again: those games are counted already")
+        seeds.append(header["seed"])
+        arena = Arena(header["a"], header["b"], header["games"], header["players"],
+                      header["seed"], header["target"])
+        done = 0  # only whole deals from the start: the duplicate pairs stay paired
+        while all(g in games for g in range(done, done + arena.group)):
+            done += arena.group
+        first_deal = played // arena.group  # this log's deals follow the earlier logs'
+        for game in range(done):
+            for label in ("A", "B"):
+                part = dict(games[game][label])
+                part["deals"] = {first_deal + int(k): v for k, v in part["deals"].items()}
+                _merge(stats[label], part)
+        played += done
+    if not played:
         return "no complete deal yet"
+    # The seed is only a label here (no game is played): several logs list all their seeds.
+    arena = Arena(match["a"], match["b"], played, match["players"],
+                  ", ".join(str(seed) for seed in seeds), match["target"])
     result = summarise(arena, stats)
     lines = [report(result)]
     for label in ("A", "B"):
@@ -139,9 +159,10 @@ def main() -> None:
     parser.add_argument("--target", type=int, choices=(61, 121), default=121)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--log", type=Path, help="append each game here (JSON lines)")
-    parser.add_argument("--report", type=Path, help="only print the tables of this log")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="LOG",
+                        help="only print the tables of this log (of several: pooled)")
     parser.add_argument("--against", type=Path,
-                        help="with --report: compare with this log on the same games")
+                        help="with one --report log: compare with this log on the same games")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                         help="try a lever: set a constant of game.bots.MODULE (hard-v1 is apart)")
     args = parser.parse_args()
@@ -150,7 +171,9 @@ def main() -> None:
         module, _, constant = name.rpartition(".")
         setattr(importlib.import_module(f"game.bots.{module}"), constant, ast.literal_eval(value))
     if args.report:
-        print(compare(args.report, args.against) if args.against else tables(args.report))
+        if args.against and len(args.report) > 1:
+            parser.error("--against compares one log with another")
+        print(compare(args.report[0], args.against) if args.against else tables(args.report))
         return
     log = args.log or Path(f"/tmp/bot_strength_{args.a}_{args.b}_{args.players}p.jsonl")
     arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)
