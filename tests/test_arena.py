@@ -102,41 +102,41 @@ def _strength_bench():
 
 
 def _strength_log(tmp_path, name, seed, b="medium", games=4):
-    """A log as the bench writes it: easy against ``b``, two players. Returns ``(path, arena)``."""
+    """A log as the bench writes it: easy against ``b``, two players."""
     arena = Arena("easy", b, games=games, players=2, seed=seed)
     rows = [{"a": "easy", "b": b, "games": games, "players": 2, "seed": seed, "target": 121}]
     rows += [{"game": g, "stats": play_game(arena, g)} for g in range(games)]
     path = tmp_path / name
     path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
-    return path, arena
+    return path
 
 
 def test_the_strength_bench_compares_two_runs_on_the_same_games(tmp_path):
     """bench/bot_strength.py --against: a run against itself differs by nothing; a run of
     other deals is refused."""
     bench = _strength_bench()
-    first, second = (_strength_log(tmp_path, name, 5)[0] for name in ("a.jsonl", "b.jsonl"))
+    first, second = (_strength_log(tmp_path, name, 5) for name in ("a.jsonl", "b.jsonl"))
     text = bench["compare"](first, second)
     assert text.startswith("4 games in common") and "A's wins: +0.0 points" in text
     assert "pegging: +0.000 (95% CI +0.000 to +0.000)" in text
     with pytest.raises(SystemExit):
-        bench["compare"](first, _strength_log(tmp_path, "c.jsonl", 6)[0])
+        bench["compare"](first, _strength_log(tmp_path, "c.jsonl", 6))
 
 
 def test_the_strength_bench_pools_logs_of_other_seeds_deal_by_deal(tmp_path):
     """bench/bot_strength.py --report LOG LOG: two seeds' deals are pooled (as one run of all
     their games would count them); the same seed twice, or another match, is refused."""
     bench = _strength_bench()
-    first, one = _strength_log(tmp_path, "a.jsonl", 5)
-    second, two = _strength_log(tmp_path, "b.jsonl", 6, games=3)
+    first = _strength_log(tmp_path, "a.jsonl", 5)
+    second = _strength_log(tmp_path, "b.jsonl", 6, games=3)
     pooled = bench["tables"]([first, second])
     # Seed 6's third game has no partner yet: only its first deal (two games) is pooled.
-    wins = sum(play_game(arena, g)["A"]["wins"]
-               for arena, games in ((one, 4), (two, 2)) for g in range(games))
+    wins = sum(stats["A"]["wins"] for log, games in ((first, 4), (second, 2))
+               for game, stats in bench["load"](log)[1].items() if game < games)
     assert pooled.startswith("6 games, 2 players, seed 5, 6: A = easy, B = medium")
     assert f"A wins {wins} (" in pooled and "paired over 3 deals" in pooled
     assert bench["tables"]([first]) == bench["tables"](first)
     with pytest.raises(SystemExit, match="seed 5 again"):
         bench["tables"]([first, first])
     with pytest.raises(SystemExit, match="another match"):
-        bench["tables"]([first, _strength_log(tmp_path, "c.jsonl", 7, b="hard")[0]])
+        bench["tables"]([first, _strength_log(tmp_path, "c.jsonl", 7, b="hard")])
