@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import fields
 
 from .actions import Action
@@ -30,6 +31,8 @@ MAX_SAVE_BYTES = 2_000_000  # a long match is a few tens of kilobytes
 MAX_POINTS = 29             # the most one hand, crib or play can score
 MAX_SCORE = 121 + MAX_POINTS
 MAX_ID = 2**53              # ids and hand numbers: safe in JavaScript too
+MAX_DEPTH = 32              # nesting of any JSON we read: our deepest is 7 (a profile's fair rounds)
+_STRUCTURE = re.compile(r'[\[\]{}"\\]')
 
 
 def encode_state(state: State) -> str:
@@ -247,12 +250,73 @@ def _show(data, last_seat: int) -> Show:
 
 # ---- strict readers: every malformed value becomes a ParseError ----
 
-def _loads(text: str):
-    """JSON, or `ParseError`: also for numbers too long for `int` and nesting too deep."""
+def loads(text, what: str = "this", max_depth: int = MAX_DEPTH):
+    """Read JSON from the outside (a message, a link, a file, a save), nested at most
+    ``max_depth`` deep; anything else raises `ParseError` naming ``what``.
+
+    The depth is bounded before parsing: in the browser, ``json.loads`` of a 30,000-deep list
+    overflows the WebAssembly stack and kills the page's Python before any `RecursionError`.
+
+    >>> loads('{"a": [1, [2]]}')
+    {'a': [1, [2]]}
+    >>> loads("[" * 30_000 + "]" * 30_000, "a message")
+    Traceback (most recent call last):
+    ...
+    game.errors.ParseError: a message is not valid JSON: nested more than 32 deep
+    >>> loads(r'["[[[[", "\\"[["]', max_depth=1)    # brackets in strings do not count
+    ['[[[[', '"[[']
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ParseError(f"{what} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise ParseError(f"{what} is not JSON text")
+    brackets = text.count("[") + text.count("{")       # the usual case: too few to matter
+    if brackets > max_depth and nesting(text, max_depth) > max_depth:
+        raise ParseError(f"{what} is not valid JSON: nested more than {max_depth} deep")
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise ParseError("this is not valid JSON") from None
+        raise ParseError(f"{what} is not valid JSON") from None
+
+
+def nesting(text: str, limit: int) -> int:
+    """How deep ``text``'s lists and objects nest, counted up to ``limit + 1`` (no further:
+    a flood of brackets costs no more than ``limit`` of them). Brackets inside strings do not
+    count; the text need not be valid JSON.
+
+    >>> nesting('[{"x": "]]"}, [[]]]', 10), nesting("[" * 1000, 5)
+    (3, 6)
+    """
+    level = deepest = 0
+    in_string, escaped_at = False, -1
+    for match in _STRUCTURE.finditer(text):
+        at, char = match.start(), match.group()
+        if at == escaped_at:
+            continue
+        if in_string:
+            if char == "\\":
+                escaped_at = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            if level > deepest:
+                deepest = level
+                if deepest > limit:
+                    break
+        elif char in "]}":
+            level -= 1
+    return deepest
+
+
+def _loads(text: str):
+    """JSON, or `ParseError`: also for numbers too long for `int` and nesting too deep."""
+    return loads(text)
 
 
 def _expect(data, keys, what: str) -> None:

@@ -80,6 +80,8 @@ class App(FriendsGlue):
         shared = str(js.window.location.hash or "")
         if shared.startswith("#record="):
             self.profile.command("open-record", shared.removeprefix("#record="))
+            if self.profile.screen != "replay":     # refused: the start screen says why
+                self.notice, self.profile.message = f"That game link was not opened: {self.profile.message}", ""
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
             self.save_profile()
         if room:

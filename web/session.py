@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from game.bots import BOT_LEVELS, make_bot, run
-from game.codec import decode_state, encode_state
+from game.codec import decode_state, encode_state, loads
 from game.engine import Config, State, apply, new_game, read_action, with_hand_seed
 from game.errors import IllegalActionError, ParseError
 from game.events import Event, side_name
@@ -142,10 +142,7 @@ class Session:
     @classmethod
     def from_json(cls, text: str) -> Session:
         """Rebuild a saved table; a damaged save raises `ParseError` with the reason."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError):
-            raise ParseError("the saved table is not valid JSON") from None
+        data = loads(text, "the saved table")
         if not isinstance(data, dict) or data.get("v") != SCHEMA:
             raise ParseError("the saved table is from another version")
         log = data.get("log", [])

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import js
 
+from game.codec import loads
 from game.errors import ParseError
 
 from ..clock import new_seed, now_iso
@@ -371,7 +372,7 @@ class FriendsGlue:
 
     def _load_json(self, key: str):
         try:
-            value = json.loads(js.window.localStorage.getItem(key) or "null")
-        except ValueError:
+            value = loads(js.window.localStorage.getItem(key) or "null", max_depth=4)
+        except ParseError:
             return None
         return value if isinstance(value, dict) else None

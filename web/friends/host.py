@@ -30,6 +30,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from game.bots import BOT_LEVELS
+from game.codec import loads
 from game.engine import OVER, legal_actions
 from game.errors import IllegalActionError, ParseError
 
@@ -423,7 +424,7 @@ class HostTable(FairRounds):
     def from_json(cls, text: str, token_source=None, clock=time.time) -> HostTable:
         """Rebuild a saved table (connections start empty); damage raises `ParseError`."""
         try:
-            data = json.loads(text)
+            data = loads(text, "the saved table")
             if data.get("v") != SCHEMA:
                 raise ParseError("the saved table is from another version")
             table = cls(data["room"], data["players"], data["target"], "Host",

@@ -39,7 +39,7 @@ import json
 import re
 
 from game.actions import Action
-from game.codec import config_from_json, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
+from game.codec import config_from_json, loads, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
 from game.errors import ParseError
 from game.fair import HEX, SOURCES
 
@@ -116,9 +116,9 @@ def parse(text, sender: str) -> Message:
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ProtocolError(f"a message is at most {limit} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("a message is JSON") from None
+        data = loads(text, "a message")
+    except ParseError as bad:
+        raise ProtocolError(str(bad)) from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object")
     version = data.get("v")

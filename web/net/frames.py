@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import json
 
+from game.codec import loads
+from game.errors import ParseError
+
 PIECE = 8_192              # bytes of plaintext a piece carries: base64 and JSON keep it under 16 KiB
 MAX_BATCH = 1_048_576      # a batch larger than this is refused (a full sync is about 260 KB at most)
 MAX_TEXTS = 500
@@ -47,9 +50,9 @@ def unbatch(data: bytes) -> list[str]:
     web.net.frames.FrameError: a batch is a list of texts
     """
     try:
-        texts = json.loads(data.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise FrameError("a batch is UTF-8 JSON") from None
+        texts = loads(data, "a batch", max_depth=1)
+    except ParseError as bad:
+        raise FrameError(str(bad)) from None
     if not isinstance(texts, list) or len(texts) > MAX_TEXTS or not all(isinstance(t, str) for t in texts):
         raise FrameError("a batch is a list of texts")
     return texts

@@ -34,6 +34,7 @@ import secrets
 import js
 from pyodide.ffi import create_proxy, to_js
 
+from game.codec import loads
 from game.errors import ParseError
 
 from . import frames, identity, relay_path, signal_code
@@ -189,8 +190,10 @@ class Signal:
 
     def _message(self, event) -> None:
         try:
-            message = json.loads(str(event.data))
-        except ValueError:
+            message = loads(str(event.data), "a relay message", max_depth=4)
+        except ParseError:
+            return
+        if not isinstance(message, dict):
             return
         kind = message.get("type")
         if kind == "joined":
@@ -207,8 +210,8 @@ class Signal:
                 asyncio.ensure_future(self._refresh_ice(ttl / 2))
         elif kind == "from":
             try:
-                payload = json.loads(message.get("data", ""))
-            except ValueError:
+                payload = loads(message.get("data", ""), "a member's message", max_depth=4)
+            except ParseError:
                 return
             if isinstance(payload, dict):
                 self.on_from(message.get("from"), payload)

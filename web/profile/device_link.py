@@ -25,6 +25,7 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from game.codec import loads
 from game.errors import ParseError
 
 from ..net.signal_code import RELAY_DOWN
@@ -105,10 +106,7 @@ class Transfer:
     def receive(self, text) -> None:
         if not isinstance(text, str) or len(text) > PART_CHARS * 2 + 200:
             raise ParseError("a link message is too long")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise ParseError("a link message is not JSON") from None
+        data = loads(text, "a link message", max_depth=1)
         if not isinstance(data, dict) or data.get("v") != VERSION:
             raise ParseError("the other device runs another version: reload both pages")
         if data.get("type") == "got" and set(data) == {"v", "type"}:

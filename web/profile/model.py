@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
-from game.codec import config_from_json
+from game.codec import config_from_json, loads
 from game.errors import ParseError
 
 from .records import GameRecord, Summary, clean_coach, clean_hints
@@ -125,10 +125,7 @@ class Profile:
         """
         if not isinstance(text, str) or not text or len(text) > MAX_PROFILE_CHARS:
             raise ParseError("a profile is JSON text of at most 4 MB")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise ParseError("this profile is damaged or cut short (it is not valid JSON)") from None
+        data = loads(text, "this profile (damaged or cut short?)")
         data = migrate(data)
         for name, kind in (("id", str), ("nickname", str), ("updated", str), ("records", list)):
             if not isinstance(data.get(name), kind):

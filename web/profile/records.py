@@ -31,7 +31,7 @@ import zlib
 from dataclasses import asdict, dataclass, replace
 
 from game.actions import Action
-from game.codec import config_from_json, config_to_json
+from game.codec import config_from_json, config_to_json, loads
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
 
@@ -271,7 +271,7 @@ def record_from_link_code(code: str) -> GameRecord:
         raw = inflater.decompress(packed, MAX_RECORD_BYTES)   # bounded: no zip bombs
         if not inflater.eof:   # cut short (even by its checksum only) or too big
             raise ValueError("incomplete")
-        data = json.loads(raw)
     except (ValueError, zlib.error):
         raise ParseError("this game link is damaged") from None
+    data = loads(raw, "this game link")
     return GameRecord.from_json(data)
