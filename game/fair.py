@@ -132,6 +132,33 @@ def check_reveal(round_: Round, secret: str, earlier, mine: tuple[int, str] | No
     return tuple(problems)
 
 
+SOURCES_OF = {"host": ("host",), "bot": ("bot",), "person": ("guest", "replaced")}   # by seat kind
+
+
+def check_sources(round_: Round, kinds) -> tuple[str, ...]:
+    """What is wrong with who a published round says gave each seat's share, against the
+    seating a guest knows (``kinds``: ``host``, ``bot`` or ``person`` for each seat): the
+    host's and the bots' shares are always the secret's stand-ins, a friend's is its own
+    (``guest``) or a stand-in for one that came late (``replaced``). A share labelled a
+    friend's where no friend sits would be one the host chose after seeing the others.
+
+    >>> good = Round(0, 2, "", ("", "", ""), ("host", "guest", "bot"))
+    >>> check_sources(good, ("host", "person", "bot"))
+    ()
+    >>> check_sources(Round(0, 2, "", ("", ""), ("guest", "guest")), ("host", "person"))
+    ("hand 3: seat 1's share is labelled a friend's (guest), but the host sits there",)
+    """
+    label = f"hand {round_.hand + 1}"
+    if len(round_.sources) != len(kinds):
+        return (f"{label}: the host did not publish every seat's share before the deal",)
+    whose = {"host": "the host sits there", "bot": "a bot sits there", "person": "a friend sits there"}
+    called = {"guest": "a friend's", "host": "the host's", "bot": "a bot's", "replaced": "a stand-in"}
+    return tuple(f"{label}: seat {seat + 1}'s share is labelled {called[source]} ({source}), "
+                 f"but {whose.get(kind, 'no one sits there')}"
+                 for seat, (source, kind) in enumerate(zip(round_.sources, kinds))
+                 if source not in SOURCES_OF.get(kind, ()))
+
+
 @dataclass(frozen=True)
 class Seen:
     """The cards one seat saw in one hand: the ``dealer``, its own ``mine`` (``whole`` when it

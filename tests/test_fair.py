@@ -143,27 +143,34 @@ def test_every_hand_of_an_honest_game_is_verified_by_every_guest(players, bots):
         assert ("fair-bots" in fair_panel(guest)) == bool(bots)
 
 
+# Cheating hosts. Each patches the honest host (its dealer, its session or the rounds its views
+# carry) the way a modified page would, from hand ``hand`` on; every guest must raise an alarm.
+
+def edit_rounds(wire, change):
+    """The host's views carry ``change(round, state)`` for each round (None: left out)."""
+    honest = wire.table.view_rounds
+
+    def view_rounds(full):
+        state = wire.table.session.state
+        return [r for r in (change(dict(r), state) for r in honest(full)) if r is not None]
+    wire.table.view_rounds = view_rounds
+
+
 def cheat_changed_secret(wire, hand):
     """Deals ``hand`` from a secret other than the one it committed to, and reveals that one."""
     dealer = wire.table.fair
     honest_fix = dealer.fix
 
-    def fix(h):
-        if h == hand and h not in dealer.fixed:
-            dealer.rounds[h] = Round(**dict(dealer.rounds[h].to_json(), secret="ee" * 32))
-        return honest_fix(h)
+    def fix(game, h):
+        if h == hand and (game, h) not in dealer.fixed:
+            dealer.rounds[game, h] = Round(**dict(dealer.rounds[game, h].to_json(), secret="ee" * 32))
+        return honest_fix(game, h)
     dealer.fix = fix
 
 
 def cheat_revealed_other(wire, hand):
     """Deals honestly but reveals another secret for ``hand``."""
-    dealer = wire.table.fair
-    honest_reveal = dealer.reveal
-
-    def reveal(h):
-        round_ = honest_reveal(h)
-        return Round(**dict(round_.to_json(), secret="ee" * 32)) if h == hand else round_
-    dealer.reveal = reveal
+    edit_rounds(wire, lambda r, state: dict(r, secret="ee" * 32) if r["hand"] == hand and r["secret"] else r)
 
 
 def cheat_reused_commitment(wire, hand):
@@ -173,26 +180,75 @@ def cheat_reused_commitment(wire, hand):
 
     def open_(game, h, sources, now):
         if h == hand:
-            dealer.secret_source, dealer.sent = (lambda: dealer.rounds[h - 1].secret), []
+            dealer.secret_source, dealer.sent = (lambda: dealer.rounds[game, h - 1].secret), []
         return honest_open(game, h, sources, now)
     dealer.open = open_
 
 
 def cheat_other_seed(wire, hand):
     """Deals ``hand`` from a seed of its choosing, not the derived one."""
-    honest_fix = wire.table.fix
-    wire.table.session.seed_for = lambda h: (honest_fix(h) + 1) % 2**63 if h == hand else honest_fix(h)
+    honest = wire.table.seed_for
+    wire.table.session.seed_for = lambda h: (honest(h) + 1) % 2**63 if h == hand else honest(h)
 
 
-def cheat_hidden_shares(wire, hand):
-    """Never publishes the shares of ``hand`` (so no guest could check them before the deal)."""
-    honest_broadcast = wire.table.broadcast
+def cheat_shares_after_the_deal(wire, hand):
+    """Publishes ``hand``'s shares only after its deal (with the next view)."""
+    def later(r, state):
+        dealing = state.hand_no < hand or (state.hand_no == hand and not any(d is not None for d in state.discards))
+        return dict(r, contributions=None, sources=None) if r["hand"] == hand and dealing else r
+    edit_rounds(wire, later)
 
-    def broadcast(text):
-        data = json.loads(text)
-        if not (data["type"] == "fair_deal" and data["hand"] == hand):
-            honest_broadcast(text)
-    wire.table.broadcast = broadcast
+
+def cheat_withheld_secret(wire, hand):
+    """Never reveals ``hand``'s secret."""
+    edit_rounds(wire, lambda r, state: dict(r, secret=None) if r["hand"] == hand else r)
+
+
+def cheat_second_commitment(wire, hand):
+    """Sends a second, different commitment for ``hand`` once the guests have answered the first."""
+    edit_rounds(wire, lambda r, state: dict(r, commitment="ee" * 32)
+                if r["hand"] == hand and state.hand_no == hand else r)
+
+
+def cheat_own_share_labelled_a_friends(wire, hand):
+    """Labels the host's own share a friend's ("guest"), so it could pick it after the friends'."""
+    edit_rounds(wire, lambda r, state: dict(r, sources=["guest"] + r["sources"][1:])
+                if r["hand"] == hand and r["sources"] else r)
+
+
+def cheat_on_time_share_replaced(wire, hand):
+    """Marks a friend's on-time share of ``hand`` late, so its stand-in is used instead."""
+    dealer = wire.table.fair
+    honest_waiting = dealer.waiting
+    dealer.waiting = lambda game, h: [1] if h == hand else honest_waiting(game, h)
+
+
+def renumber(dealer, old, new):
+    """Every round of game ``old`` in the dealer's books, as game ``new``."""
+    for store in (dealer.rounds, dealer.opened, dealer.fixed):
+        for key in [key for key in store if key[0] == old]:
+            value = store.pop(key)
+            store[new, key[1]] = Round(**dict(value.to_json(), game=new)) if store is dealer.rounds else value
+    dealer.revealed = {(new if g == old else g, h) for g, h in dealer.revealed}
+
+
+def cheat_new_game_every_hand(wire, hand):
+    """The hostile tester's stack: from ``hand`` on, every hand under a new game number, its
+    deck picked from 64 seeds for the host's best hand."""
+    table = wire.table
+    honest_open, honest_seed = table.open_round, table.seed_for
+
+    def open_round(game, h):
+        if h >= hand:                  # the game's rounds so far move to a new number, then this one
+            renumber(table.fair, table.games, table.games + 1)
+            table.games += 1
+        honest_open(table.playing, h)
+
+    def stacked(h):
+        honest_seed(h)
+        return max((table.fair.fixed[table.playing, h] + n) % 2**63 for n in range(64))
+    table.open_round = open_round
+    table.session.seed_for = stacked
 
 
 @pytest.mark.parametrize("cheat, words", [
@@ -200,7 +256,12 @@ def cheat_hidden_shares(wire, hand):
     (cheat_revealed_other, "does not match the commitment"),
     (cheat_reused_commitment, "earlier hand's commitment"),
     (cheat_other_seed, "not the ones the deck deals you"),
-    (cheat_hidden_shares, "did not publish every seat's share"),
+    (cheat_shares_after_the_deal, "dealt without its shuffle's shares published"),
+    (cheat_withheld_secret, "did not reveal its secret by the next deal"),
+    (cheat_second_commitment, "second commitment"),
+    (cheat_own_share_labelled_a_friends, "labelled a friend's (guest), but the host sits there"),
+    (cheat_on_time_share_replaced, "sent in time but the host did not use it"),
+    (cheat_new_game_every_hand, "moved this game's deals to game"),
 ])
 def test_a_cheating_host_is_caught_by_every_guest(cheat, words):
     wire = table(3, seed=7)
@@ -209,45 +270,72 @@ def test_a_cheating_host_is_caught_by_every_guest(cheat, words):
     cheat(wire, 2)
     play_to_the_end(wire, random.Random(7))
     wire.pump()
-    for guest in wire.guests.values():
+    for seat, guest in enumerate(wire.guests.values(), start=1):
         marks = verdicts(guest)
-        assert marks[2] == "alarm" and marks[0] == marks[1] == "verified", guest.fair.verdicts
-        assert any(words in alarm for alarm in guest.fair.alarms), guest.fair.alarms
-        assert "fair-alarm" in fair_strip(guest) and 'role="alert"' in fair_strip(guest)
+        if cheat is cheat_new_game_every_hand:           # every hand from the third is an alarm
+            assert all(marks[h] == "alarm" for h in marks if h >= 2), guest.fair.verdicts
+        else:
+            assert marks[0] == marks[1] == "verified", guest.fair.verdicts
+        assert marks[2] == "alarm" or cheat is cheat_on_time_share_replaced and seat != 1, guest.fair.verdicts
+        if cheat is not cheat_on_time_share_replaced or seat == 1:     # only Gus's share was replaced
+            assert any(words in alarm for alarm in guest.fair.alarms), guest.fair.alarms
+            assert "fair-alarm" in fair_strip(guest) and 'role="alert"' in fair_strip(guest)
         record = guest.finished      # the alarm stays with the game's record, and survives an import
-        if record is not None:
+        if record is not None and guest.fair.alarms:
             assert record.fair_verdict == "alarm"
             assert GameRecord.from_json(record.to_json()).fair["alarms"] == record.fair["alarms"]
 
 
-# ---- late shares: replaced, announced, never a stall ----
-
-def test_a_missing_share_is_replaced_at_the_deal_and_announced():
-    wire = table(2)
-    gus = wire.guests["conn-1"]
-    real_commit = gus.fair.commit
-    gus.fair.commit = lambda game, hand, c: None if hand == 1 else real_commit(game, hand, c)   # silent on hand 2
+def test_a_guest_answers_one_commitment_a_hand_however_many_come():
+    """Grinding: the host asks for hand 2's shuffle under 16 game numbers and again under its
+    own, and a new game's mid-game, hoping to deal the best of many; each guest answers once."""
+    wire = table(3, seed=8)
     wire.host.command("start-table")
     wire.pump()
-    assert 1 in wire.table.fair.rounds and 1 not in wire.table.fair.fixed   # waiting, and the table plays on
-    play_to_the_end(wire, random.Random(2))
-    assert wire.table.fair.rounds[1].sources[1] == "replaced"
-    assert any("did not come in time" in line["text"] for line in gus.chat)
-
-
-def test_a_late_share_at_the_start_is_replaced_after_the_wait():
-    wire = table(2)
     gus = wire.guests["conn-1"]
-    gus.fair.commit = lambda *args: None                     # this browser never answers
+    answered = dict(gus.fair.shares)
+    assert set(answered) == {(0, 0), (0, 1)}         # the first hand's share, and the next hand's
+    for game in range(16):
+        gus.receive(protocol.fair_commit(Round(game, 1, commitment(f"{game:02x}" * 32), (), ())))
+        gus.receive(protocol.fair_commit(Round(game, 0, commitment(f"{game + 16:02x}" * 32), (), ())))
+    edit_rounds(wire, lambda r, state: dict(r, commitment=commitment("ee" * 32)) if r["hand"] == 1 else r)
+    wire.host.command("chat", "anyone?")              # (a table message: nothing changes hands)
+    wire.pump()
+    guest_move(gus, random.Random(8))                 # a view that carries hand 2's other commitment
+    wire.pump()
+    assert gus.fair.shares == answered                # no other share was ever made, so none was sent
+    assert any("during game 1" in alarm for alarm in gus.fair.alarms), gus.fair.alarms
+    assert any("second commitment" in alarm for alarm in gus.fair.alarms), gus.fair.alarms
+
+
+def test_late_or_away_friends_are_named_and_the_away_one_sees_why():
+    """A friend away when a hand is shuffled: the hand is checked, marked as not holding its
+    share (not verified), and the others see whose share the host's secret stood in for."""
+    wire = table(3, seed=9)
     wire.host.command("start-table")
     wire.pump()
-    assert wire.table.session is None and wire.table.starting
-    now = wire.table.fair.opened[0]
-    wire.table.ticker = lambda: now + fair_host.WAIT - 0.5
-    assert not wire.table.tick() and wire.table.session is None     # still within the wait
-    wire.table.ticker = lambda: now + fair_host.WAIT
-    assert wire.table.tick() and wire.table.session is not None   # begun without it
-    assert wire.table.fair.rounds[0].sources == ("host", "replaced")
+    rng = random.Random(9)
+    wire.table.disconnect("conn-1")                       # Gus's channel drops ...
+    gus = wire.guests.pop("conn-1")
+    wire.host.command("stand-in", "1:easy")
+    while wire.table.session.state.hand_no < 2:           # ... while hand 3 is shuffled and dealt without him
+        while wire.host.show:
+            wire.host.command("continue")
+        if not guest_move(wire.guests["conn-2"], rng):
+            if wire.host.bot_waiting():
+                wire.host_step()
+            else:
+                wire.host_act(rng.choice(wire.table.session.view(0).legal))
+        wire.pump()
+    wire.guests["conn-1b"] = gus                          # the same page, reconnected
+    wire.received["conn-1b"] = []
+    wire.table.connect("conn-1b")
+    gus.rejoin()
+    wire.pump()
+    marks = verdicts(gus)
+    assert gus.fair.alarms == [] and "unchecked" in marks.values(), gus.fair.verdicts
+    assert "away" in fair_strip(gus)
+    assert "fair-bots" in fair_panel(wire.guests["conn-2"])
 
 
 # ---- malformed fair-deal messages ----
@@ -261,19 +349,31 @@ def test_a_late_share_at_the_start_is_replaced_after_the_wait():
 ])
 def test_malformed_shares_are_refused_with_a_reason(fields, reason):
     with pytest.raises(ProtocolError) as refused:
-        parse(json.dumps({"v": 4, "type": "fair_contribute", **fields}), "guest")
+        parse(json.dumps({"v": 5, "type": "fair_contribute", **fields}), "guest")
     assert reason in str(refused.value)
 
 
+def view_with_round(**changes) -> str:
+    """A well-formed view message whose one round has ``changes``."""
+    state = new_game(Config(players=2), 5)
+    round_ = {"game": 0, "hand": 0, "commitment": "ab" * 32, "contributions": ["ab" * 32, "cd" * 32],
+              "sources": ["host", "guest"], "secret": None, **changes}
+    data = json.loads(protocol.view(__import__("game.view", fromlist=["view"]).view(state, 1), ()))
+    return json.dumps(dict(data, rounds=[round_]))
+
+
 @pytest.mark.parametrize("text, reason", [
-    ('{"v": 4, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
-    ('{"v": 4, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '"], '
-     '"sources": ["host"]}', "every seat"),
-    ('{"v": 4, "type": "fair_deal", "game": 0, "hand": 0, "contributions": ["' + "ab" * 32 + '", "' + "ab" * 32
-     + '"], "sources": ["host", "me"]}', "every seat"),
-    ('{"v": 4, "type": "fair_reveal", "game": 0, "hand": 0, "secret": 5}', "hex"),
+    ('{"v": 5, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
+    (view_with_round(contributions=["ab" * 32], sources=["host"]), "every seat"),
+    (view_with_round(sources=["host", "me"]), "every seat"),
+    (view_with_round(contributions=None), "fixed together"),
+    (view_with_round(secret=5), "hex"),
+    (view_with_round(commitment="0" * 64), "not all zeros"),
+    (view_with_round(hand=-1), "hand number"),
+    ('{"v": 5, "type": "fair_deal", "game": 0, "hand": 0, "contributions": [], "sources": []}', "does not send"),
 ])
 def test_malformed_host_fair_messages_are_refused_with_a_reason(text, reason):
+    assert parse(view_with_round(), "host").type == "view"
     with pytest.raises(ProtocolError) as refused:
         parse(text, "host")
     assert reason in str(refused.value)
@@ -288,7 +388,7 @@ def test_shares_that_are_not_awaited_change_nothing():
     for text in [protocol.fair_contribute(0, 0, "cd" * 32),     # the round is fixed already
                  protocol.fair_contribute(5, 1, "cd" * 32),     # another game
                  protocol.fair_contribute(0, 9, "cd" * 32),     # no such round
-                 '{"v": 4, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
+                 '{"v": 5, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
         wire.table.receive("conn-1", text)
         assert fair.rounds == before
     assert "not awaited" in wire.table.drops[-2] and "hex" in wire.table.drops[-1]
@@ -319,8 +419,22 @@ def test_an_import_checks_the_fair_deal_again():
     hidden["fair"]["rounds"][1]["commitment"] = hidden["fair"]["rounds"][0]["commitment"]
     with pytest.raises(ParseError):
         GameRecord.from_json(hidden)
-    plain = {k: v for k, v in data.items() if k not in ("fair",)}     # a record without the check
-    assert GameRecord.from_json(plain).fair_verdict is None
+    plain = {k: v for k, v in data.items() if k not in ("fair",)}     # the check deleted, same id
+    with pytest.raises(ParseError, match="keeps its fair deal"):
+        GameRecord.from_json(plain)
+    for mode in ("bot-hard", "bot-easy"):                               # a friends game as a bot game
+        with pytest.raises(ParseError, match="played with friends"):
+            GameRecord.from_json(dict(data, mode=mode))
+
+
+def test_a_fair_table_with_only_bots_beside_the_host_may_count_as_a_bot_game():
+    wire = table(2, seed=4, bots=((1, "hard"),))
+    wire.host.command("start-table")
+    wire.pump()
+    play_to_the_end(wire, random.Random(4))
+    record = record_game(wire.table.session, 0, "2026-12-04T20:00:00Z", fair=wire.table.fair_transcript())
+    assert record.mode == "bot-hard" and record.fair_verdict == "verified"
+    assert GameRecord.from_json(record.to_json()) == record
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -358,10 +472,11 @@ def test_a_guest_that_reloads_mid_game_raises_no_false_alarm():
         if view.legal:
             wire.host_act(rng.choice(view.legal))
         wire.pump()
-    token = wire.guests["conn-1"].token
+    gus = wire.guests["conn-1"]
+    token, saved = gus.token, json.loads(json.dumps(gus.fair.to_json()))    # as localStorage keeps it
     wire.table.disconnect("conn-1")
     del wire.guests["conn-1"]
-    again = wire.join("conn-1b", "Gus", token=token)       # a fresh page: its old shares are gone
+    again = wire.join("conn-1b", "Gus", token=token, fair=saved)      # a fresh page, from its storage
     assert again.seat == 1
     play_to_the_end(wire, rng)
     wire.pump()
@@ -398,9 +513,9 @@ def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_check
     wire.pump()
     gus = wire.guests["conn-1"]
     before = (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox))
-    for text in ['{"v": 4, "type": "fair_reveal", "game": 0, "hand": 0, "secret": "' + "AB" * 32 + '"}',
-                 '{"v": 4, "type": "fair_commit", "game": 0, "hand": 5}',
-                 '{"v": 4, "type": "fair_deal", "game": 0, "hand": 1, "contributions": [], "sources": []}']:
+    for text in [view_with_round(secret="AB" * 32),
+                 '{"v": 5, "type": "fair_commit", "game": 0, "hand": 5}',
+                 view_with_round(contributions=[], sources=[])]:
         gus.receive(text)
         assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before
     assert "hex" in gus.drops[-3] and "exactly" in gus.drops[-2] and "every seat" in gus.drops[-1]

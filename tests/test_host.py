@@ -15,7 +15,7 @@ from game.engine import DISCARDING, OVER
 from game.view import view
 from web.friends import protocol
 from web.friends.guest import HELLO_AGAIN, GuestController
-from web.friends.host import HostTable
+from web.friends.host import REBINDS, HostTable
 from web.friends.host_controller import HostController
 
 BIG_SEED = 7_318_264_905_112_000
@@ -39,8 +39,11 @@ class Wire:
         for seat, level in bots:
             self.host.command("seat", f"{seat}:{level}")
 
-    def join(self, conn, name, token=None):
+    def join(self, conn, name, token=None, fair=None):
+        """A guest's page opens the table (``token``: after a reload, ``fair`` its saved fair deal)."""
         guest = GuestController("room-0123456789", name=name, token=token)
+        if fair is not None:
+            guest.fair.load(fair)
         self.guests[conn] = guest
         self.received.setdefault(conn, [])
         self.table.connect(conn)
@@ -117,9 +120,12 @@ def cards_in(value, path=()):
 
 def check_secrecy(before, after, seat, text, seed):
     data = json.loads(text)
-    if data["type"] == "record":    # the seed goes out only once the game is history
-        assert after is not None and after.phase == OVER and data["seed"] == after.seed
-        return
+    if data["type"] == "view" and data["record"] is not None:    # the seed goes out only once the game is history
+        assert after is not None and after.phase == OVER and data["record"]["seed"] == after.seed
+        data = dict(data, record=None)
+        text = json.dumps(data)
+    if data["type"] == "view" and after is not None:      # a hand's secret (its whole deck) only after its show
+        assert all(r["secret"] is None or r["hand"] < after.hand_no or after.phase == OVER for r in data["rounds"])
     assert '"seed"' not in text and str(BIG_SEED + seed) not in text
     assert after is None or str(after.seed) not in text
     if data["type"] != "view" or after is None:
@@ -375,39 +381,51 @@ def test_rematch_keeps_the_table_together():
     assert gus.seat == 1 and wire.table.session.names == ["Hana", "Gus"]
 
 
-def test_a_guest_keeps_only_a_record_that_replays_to_its_own_finished_game():
-    wire = Wire(2, seed=21)
+def finished_with(monkeypatch, recipe_change=None, seed=21):
+    """A two-player game played to its end, the host's record changed by ``recipe_change``
+    (the recipe dict -> a changed one, or None to leave it out) on its way to Bob."""
+    wire = Wire(2, seed=seed)
     wire.join("conn-1", "Bob")
-    guest = wire.guests["conn-1"]
-    session_state = lambda: wire.table.session.state
+    honest_record = protocol.record
+    if recipe_change is not None:
+        monkeypatch.setattr(protocol, "record", lambda *args: recipe_change(honest_record(*args)))
     wire.host.command("start-table")
     wire.pump()
-    honest = protocol.record(session_state().config, 5, [], ["Hana", "Bob"])
-    guest.receive(honest)                       # mid-game: no record can be right yet
-    assert guest.finished is None and "before the game is over" in guest.drops[-1]
-    play_to_the_end(wire, random.Random(21))
+    play_to_the_end(wire, random.Random(seed))
     wire.pump()
+    return wire, wire.guests["conn-1"]
+
+
+def test_a_guest_keeps_the_record_that_comes_with_the_end_of_its_own_game(monkeypatch):
+    wire, guest = finished_with(monkeypatch)
     kept = guest.finished
-    assert kept is not None and kept.seat == 1
-    state = session_state()
-    seeds = state.hand_seeds
+    state = wire.table.session.state
+    assert kept is not None and kept.seat == 1 and kept.fair_verdict == "verified" and guest.fair.alarms == []
+    assert list(kept.actions) == [str(a) for a in state.actions] and kept.hand_seeds == state.hand_seeds
+    mid_game = Wire(2, seed=21)
+    mid_game.join("conn-1", "Bob")
+    mid_game.host.command("start-table")
+    mid_game.pump()
+    # A record never rides with a view before the end (the seed stays the host's till then).
+    assert all(json.loads(text)["record"] is None for *_, text in mid_game.received["conn-1"]
+               if json.loads(text)["type"] == "view")
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda r: None, "ended without its record"),
     # Another game seed: the deals come from the hand seeds, so it may even replay (when the
     # cut for deal comes out the same); then the audit says it is not the committed seed.
-    guest.finished = None
-    guest.receive(protocol.record(state.config, state.seed + 1, state.actions, ["Hana", "Bob"], seeds))
-    assert guest.finished is None or "hand 1: the deal did not come from the committed seed" in \
-        guest.finished.fair["alarms"]
-    tampered = [
-        protocol.record(state.config, state.seed, state.actions[:-3], ["Hana", "Bob"], seeds),  # cut short
-        protocol.record(state.config, state.seed, state.actions, ["Hana"], seeds),              # a seat short
-        protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"], seeds[:-1] + (5,)),
-    ]
-    for text in tampered:
-        guest.finished = None
-        guest.receive(text)
-        assert guest.finished is None, text[:80]
-    guest.receive(protocol.record(state.config, state.seed, state.actions, ["Hana", "Bob"], seeds))
-    assert guest.finished == kept and kept.fair_verdict == "verified"
+    (lambda r: dict(r, seed=r["seed"] + 1), "does not replay|committed seed"),
+    (lambda r: dict(r, actions=r["actions"][:-3]), "does not replay"),           # cut short
+    (lambda r: dict(r, names=r["names"][:1]), "does not replay"),                # a seat short
+    (lambda r: dict(r, hand_seeds=r["hand_seeds"][:-1] + [5]), "does not replay"),
+    (lambda r: dict(r, hand_seeds=[]), "does not replay"),                       # the fair deal left out
+])
+def test_a_record_that_is_missing_or_not_this_game_is_an_alarm(monkeypatch, change, words):
+    wire, guest = finished_with(monkeypatch, change)
+    alarms = guest.fair.alarms
+    assert any(word in alarm for alarm in alarms for word in words.split("|")), alarms
+    assert guest.finished is None or guest.finished.fair_verdict == "alarm"
 
 
 def test_closing_the_table_tells_every_guest():
@@ -566,3 +584,61 @@ def test_a_host_on_another_version_is_heard_on_the_verified_channel_only():
     assert newer != protocol.reject("version")
     guest.receive(newer)
     assert guest.screen == "rejected" and "another version" in guest.rejected
+
+
+# ---- hostile guests (issue 35): names, flapping hellos, and the host removing a friend ----
+
+def test_names_that_collide_get_numbers_and_the_host_never_loops():
+    """A 24-character name, the same cut to 22 plus "'", and the first again: the renaming
+    loop used to turn the third into the second forever and freeze the host's page."""
+    table = HostTable("room-0123456789", 4, 61, "x" * 24, token_source=iter(f"token-{n:016d}" for n in range(9)).__next__)
+    for n, name in enumerate(["x" * 24, "x" * 22 + "'", "x" * 24]):
+        table.connect(f"c{n}")
+        table.receive(f"c{n}", protocol.hello(name, None))
+    names = [seat.name for seat in table.seats]
+    assert names == ["x" * 24, "x" * 22 + " 2", "x" * 22 + "'", "x" * 22 + " 3"]
+    assert all(len(name) <= protocol.MAX_NAME for name in names)
+
+
+def test_a_seat_flapping_between_channels_moves_a_few_times_not_150():
+    """150 hellos with one seat token on two channels in 12 s: at most a few rebinds (each a
+    full resync), and no "is back" line for a seat that never left."""
+    wire = Wire(2)
+    wire.join("conn-1", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    token, clock = wire.guests["conn-1"].token, [100.0]
+    wire.table.ticker = lambda: clock[0]
+    wire.table.connect("conn-2")
+    wire.table.take_outbox()
+    before = len(wire.table.chat)
+    for n in range(150):
+        clock[0] += 12 / 150
+        wire.table.receive(("conn-1", "conn-2")[n % 2], protocol.hello("Gus", token))
+    syncs = [text for conn, text in wire.table.take_outbox() if json.loads(text)["type"] == "welcome"]
+    lines = [line["text"] for line in wire.table.chat[before:]]
+    print(f"\n150 hellos in 12 s: {len(syncs)} rebinds, chat lines {lines}")
+    assert len(syncs) <= 2 * REBINDS and not any("is back" in line for line in lines)
+    assert wire.table.seat_of["conn-1"] == 1 or wire.table.seat_of["conn-2"] == 1
+
+
+def test_the_host_removes_a_seated_friend_from_the_lobby():
+    wire = Wire(3)
+    gus = wire.join("conn-1", "Gus")
+    wire.join("conn-2", "Ivy")
+    token = gus.token
+    wire.host.command("remove-seat", "1")
+    wire.pump()
+    assert wire.table.seats[1].kind == "open" and gus.screen == "rejected" and "asked you to leave" in gus.rejected
+    assert gus.token is None and any("asked Gus to leave" in line["text"] for line in wire.table.chat)
+    again = wire.join("conn-3", "Gus", token=token)      # the old token (a reload) is refused
+    assert again.screen == "rejected" and wire.table.seats[1].kind == "open"
+    wire.host.command("remove-seat", "0")                 # not the host's own seat, nor a bot's
+    assert wire.host.error and wire.table.seats[0].kind == "host"
+    wire.host.command("seat", "1:easy")
+    wire.host.command("start-table")
+    wire.pump()
+    wire.host.command("remove-seat", "2")                 # not once the game is on
+    assert wire.host.error and wire.table.seats[2].kind == "person"
+    saved = HostTable.from_json(wire.table.to_json())
+    assert token in saved.removed

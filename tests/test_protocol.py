@@ -48,19 +48,20 @@ def test_every_builder_round_trips_through_the_parser():
     ('{"type": "hello", "name": "x", "token": null}', "guest", "version"),
     ('{"v": 1, "type": "hello", "name": "x", "token": null}', "guest", "version"),  # the version before
     ('{"v": true, "type": "hello", "name": "x", "token": null}', "guest", "version"),
-    ('{"v": 4, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '"}', "guest", "does not send"),
-    ('{"v": 4, "type": "hello", "name": "x", "token": null, "seat": 0}', "guest", "exactly"),
-    ('{"v": 4, "type": "hello", "name": "", "token": null}', "guest", "empty"),
-    ('{"v": 4, "type": "hello", "name": "x", "token": "../../etc"}', "guest", "token"),
-    ('{"v": 4, "type": "chat", "n": 1, "text": "' + "x" * 1500 + '"}', "guest", "at most"),
-    ('{"v": 4, "type": "chat", "n": 1, "text": "' + "x" * 3000 + '"}', "guest", "bytes"),
-    ('{"v": 4, "type": "action", "n": 1, "state_id": -1, "action": {}}', "guest", "state id"),
-    ('{"v": 4, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "fold", "cards": []}}',
+    ('{"v": 5, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '"}', "guest", "does not send"),
+    ('{"v": 5, "type": "hello", "name": "x", "token": null, "seat": 0}', "guest", "exactly"),
+    ('{"v": 5, "type": "hello", "name": "", "token": null}', "guest", "empty"),
+    ('{"v": 5, "type": "hello", "name": "x", "token": "../../etc"}', "guest", "token"),
+    ('{"v": 5, "type": "chat", "n": 1, "text": "' + "x" * 1500 + '"}', "guest", "at most"),
+    ('{"v": 5, "type": "chat", "n": 1, "text": "' + "x" * 3000 + '"}', "guest", "bytes"),
+    ('{"v": 5, "type": "action", "n": 1, "state_id": -1, "action": {}}', "guest", "state id"),
+    ('{"v": 5, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "fold", "cards": []}}',
      "guest", "bad action"),
-    ('{"v": 4, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "play", "cards": ["ZZ"]}}',
+    ('{"v": 5, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "play", "cards": ["ZZ"]}}',
      "guest", "bad action"),
-    ('{"v": 4, "type": "view", "view": {}, "events": [], "log": null}', "host", "bad view"),
-    ('{"v": 4, "type": "reject", "reason": "<script>", "text": "x"}', "host", "reject"),
+    ('{"v": 5, "type": "view", "view": {}, "events": [], "log": null, "game": 0, "rounds": [], "record": null}',
+     "host", "bad view"),
+    ('{"v": 5, "type": "reject", "reason": "<script>", "text": "x"}', "host", "reject"),
     ('[' * 5000 + ']' * 5000, "host", "JSON"),
 ])
 def test_malformed_messages_are_refused_with_a_reason(text, sender, reason):
@@ -112,10 +113,10 @@ messages = st.one_of(
               st.dictionaries(st.sampled_from(["name", "token", "state_id", "action", "text", "seat",
                                                "game", "hand", "value"]),
                               json_values, max_size=4)),
-    st.builds(lambda g, h, v: json.dumps({"v": 4, "type": "fair_contribute", "game": g, "hand": h, "value": v}),
+    st.builds(lambda g, h, v: json.dumps({"v": 5, "type": "fair_contribute", "game": g, "hand": h, "value": v}),
               st.integers(-1, 2) | json_values, st.integers(-1, 3) | json_values,
               st.sampled_from(["ab" * 32, "0" * 64, "AB" * 32, "ab" * 31]) | json_values),
-    st.builds(lambda sid, a: json.dumps({"v": 4, "type": "action", "n": 1, "state_id": sid, "action": a}),
+    st.builds(lambda sid, a: json.dumps({"v": 5, "type": "action", "n": 1, "state_id": sid, "action": a}),
               st.integers(-3, 40) | json_values, actions),
     st.builds(lambda n: "x" * n, st.integers(2000, 70000)),
 )
@@ -136,9 +137,9 @@ def test_fuzzed_messages_never_break_the_host(texts):
         assert len(state.actions) == len(before.actions) + 1
         assert state.actions[-1].seat == 1 and state.actions[-1] in view(before, 1).legal
     assert [(s.kind, s.name, s.token) for s in table.seats] == seats
-    for hand, round_ in table.fair.rounds.items():   # only the guest's own share of the open round
-        if round_ != rounds[hand]:
-            assert hand == 1 and round_.contributions[1] == "ab" * 32 and rounds[hand].contributions[1] == "0" * 64
+    for key, round_ in table.fair.rounds.items():   # only the guest's own share of the open round
+        if round_ != rounds[key]:
+            assert key == (0, 1) and round_.contributions[1] == "ab" * 32 and rounds[key].contributions[1] == "0" * 64
     for conn, text in table.take_outbox():
         assert conn == "guest"
         parse(text, "host")   # everything the host says is well-formed

@@ -9,7 +9,6 @@ in `web.render`; this module only moves events and messages in and HTML and mess
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from html import escape
 
@@ -21,7 +20,7 @@ from game.errors import ParseError
 from .clock import new_seed, now_iso
 from .controller import Controller
 from .early import hand_over, read_shell
-from .friends.glue import GUEST_CONTROLLER, GUEST_KEY, HOST_CONTROLLER, HOST_KEY, FriendsGlue
+from .friends.glue import GUEST_CONTROLLER, HOST_CONTROLLER, HOST_KEY, FriendsGlue
 from .lazy import is_a
 from .profile.model import Profile
 from .profile.screens import ProfileScreens
@@ -480,11 +479,7 @@ class App(FriendsGlue):
         self.save_profile()
         storage = js.window.localStorage
         if is_a(self.ctl, GUEST_CONTROLLER):
-            if self.ctl.token:
-                storage.setItem(GUEST_KEY, json.dumps({"room": self.ctl.room, "token": self.ctl.token,
-                                                       "seated": self.ctl.was_seated,
-                                                       "name": self.ctl.prefs["name"], "pin": self.ctl.pin, "key": self.ctl.key_pin,
-                                                       "last": self.ctl.outgoing.last}))
+            self.save_guest()
             return
         if is_a(self.ctl, HOST_CONTROLLER):
             storage.setItem(HOST_KEY, self.ctl.table.to_json())

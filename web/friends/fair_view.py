@@ -15,7 +15,7 @@ from html import escape
 from .verdicts import ALARM, UNCHECKED, VERIFIED
 
 WORDS = {VERIFIED: ("✓", "deal verified"), ALARM: ("⚠", "check failed"),
-         UNCHECKED: ("–", "not checked (you joined later)"), "pending": ("…", "secret not revealed yet")}
+         UNCHECKED: ("–", "checked, without your share in it"), "pending": ("…", "secret not revealed yet")}
 PROVES = ("Each hand's deck is shuffled from the host's secret, locked in before the hand, and a random "
           "share from every friend's browser. After the show the secret is revealed and your browser checks "
           "every card you saw. This proves no one stacked the deck; it does not hide the cards from the "
@@ -31,12 +31,18 @@ def fair_strip(ctl) -> str:
         reasons = "".join(f"<li>{escape(reason)}</li>" for reason in watch.alarms[-3:])
         return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
                 f'The host may have stacked the deck. This game\'s record keeps the alarm.<ul>{reasons}</ul></div>')
-    done = [(hand, verdict) for hand, verdict, _ in watch.marks() if verdict == VERIFIED]
+    marks = watch.marks()
+    done = [hand for hand, verdict, _ in marks if verdict == VERIFIED]
+    partial = [hand for hand, verdict, _ in marks if verdict == UNCHECKED]
+    if partial:     # the deck was checked, but without this guest's randomness in it: say so
+        hands = ", ".join(str(hand + 1) for hand in partial)
+        return (f'<div class="fair-mark partial" role="status" data-testid="fair-mark" data-hand="{partial[-1] + 1}">'
+                f'⚠ Hand{"s" if len(partial) > 1 else ""} {hands}: dealt without your share of the shuffle '
+                f'(you were away), so checked against the host\'s secret alone</div>')
     if not done:
         return ""
-    hand = done[-1][0]
-    return (f'<div class="fair-mark" data-testid="fair-mark" data-hand="{hand + 1}">'
-            f'✓ Deal of hand {hand + 1} verified</div>')
+    return (f'<div class="fair-mark" data-testid="fair-mark" data-hand="{done[-1] + 1}">'
+            f'✓ Deal of hand {done[-1] + 1} verified</div>')
 
 
 def fair_panel(ctl) -> str:

@@ -30,6 +30,7 @@ from ..controller import Controller
 from ..lazy import is_a
 from ..session import clean_name
 from ..net.identity import NO_PIN, clean_pin, key_pin
+from . import guest_store
 
 # The tables themselves and the network are imported where first used (web.lazy): a bot game
 # never loads them. Class checks go through is_a, which imports nothing.
@@ -42,7 +43,7 @@ HOST_CONTROLLER = "web.friends.host_controller:HostController"
 GUEST_CONTROLLER = "web.friends.guest:GuestController"
 
 HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
-GUEST_KEY = "cribbage.guest.v1"    # {room, token, name, pin}: rejoin the same seat after a reload
+GUEST_KEY = "cribbage.guest.v1"    # the seats this browser holds, by table and host pin (web.friends.guest_store)
 USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
 USED_KEPT = 50
 PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
@@ -52,6 +53,9 @@ USED_INVITE = ("You have used this invite link already: each one connects one fr
                "Ask the host for a new invite link.")
 NO_RELAY_GUEST = ("The table's relay cannot be reached, so this link cannot connect. Ask the host "
                   "for an invite by code (in their lobby: “No relay? Invite a friend with a code”).")
+ANOTHER_HOST = ("This link is for a table where you have a seat, but with another host's key: your seat "
+                "stays with the host who gave it to you. If that host did not send you this new link, "
+                "someone may be posing as them.")
 CODE_LOST = ("Lost the connection to the host. Without a relay there is no reconnecting by "
              "itself: ask the host for a new invite link (your seat is kept).")
 
@@ -200,20 +204,28 @@ class FriendsGlue:
             if table is not None and table.room == room:
                 self.become_host(table)
                 return
-        saved = self._load_json(GUEST_KEY) or {}
-        mine = saved.get("room") == room
-        token = saved.get("token") if mine else None
-        pin = clean_pin(pin) or (clean_pin(saved.get("pin")) if mine else None)
-        key = clean_pin(key) or (clean_pin(saved.get("key")) if mine else None)
-        name = saved.get("name") if isinstance(saved.get("name"), str) else self.ctl.prefs["name"]
-        last = saved.get("last") if mine and isinstance(saved.get("last"), int) else 0
+        saved = self._load_json(GUEST_KEY, max_depth=12)
+        # The seat saved for this table under this link's host pin, never another host's.
+        mine = guest_store.find(saved, room, clean_pin(pin)) or {}
+        if clean_pin(pin) and not mine and guest_store.find(saved, room, None):
+            self.notice = ANOTHER_HOST
+        token = mine.get("token")
+        pin = clean_pin(pin) or clean_pin(mine.get("pin"))
+        key = clean_pin(key) or clean_pin(mine.get("key"))
+        name = mine.get("name") if isinstance(mine.get("name"), str) else self.ctl.prefs["name"]
+        last = mine.get("last") if isinstance(mine.get("last"), int) else 0
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
                               clock=now_iso, ticker=time.monotonic, last=max(0, last))
         ctl.pin, ctl.key_pin = pin, key
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
+        try:
+            if isinstance(mine.get("fair"), dict):
+                ctl.fair.load(mine["fair"])
+        except ParseError:
+            pass        # its checks start afresh; the host's full sync still carries every round
         # A token the host never welcomed was only proposed: the name form stays until it does.
-        ctl.was_seated = bool(ctl.token) and saved.get("seated", True) is not False
+        ctl.was_seated = bool(ctl.token) and mine.get("seated", True) is not False
         if ctl.was_seated:
             ctl.screen = "lobby"
         self.ctl = ctl
@@ -364,15 +376,33 @@ class FriendsGlue:
             from ..net.keystore import forget_table
             asyncio.ensure_future(forget_table(self.ctl.room))
         else:
-            storage.removeItem(GUEST_KEY)
+            self.ctl.token = None
+            self.save_guest()       # (forgets this seat)
         prefs = dict(self.ctl.prefs) if is_a(self.ctl, HOST_CONTROLLER) else None
         self.ctl = Controller(seed_source=new_seed, prefs=prefs or self.table_prefs())
         self._set_url(None)
         self.paint()
 
-    def _load_json(self, key: str):
+    def save_guest(self) -> None:
+        """Keep this guest's seat (token, message number, fair deal) for a reload, under its
+        table and host pin."""
+        ctl, saved = self.ctl, self._load_json(GUEST_KEY, max_depth=12)
+        if ctl.token:
+            entry = {"room": ctl.room, "token": ctl.token, "seated": ctl.was_seated, "name": ctl.prefs["name"],
+                     "pin": ctl.pin, "key": ctl.key_pin, "last": ctl.outgoing.last, "fair": ctl.fair.to_json()}
+            saved = guest_store.remember(saved, entry)
+        elif ctl.pin and guest_store.find(saved, ctl.room, ctl.pin):    # no seat here any more (left, removed)
+            saved = guest_store.forget(saved, ctl.room, ctl.pin)
+        else:
+            return
+        if saved:
+            js.window.localStorage.setItem(GUEST_KEY, json.dumps(saved))
+        else:
+            js.window.localStorage.removeItem(GUEST_KEY)
+
+    def _load_json(self, key: str, max_depth: int = 4):
         try:
-            value = loads(js.window.localStorage.getItem(key) or "null", max_depth=4)
+            value = loads(js.window.localStorage.getItem(key) or "null", max_depth=max_depth)
         except ParseError:
             return None
         return value if isinstance(value, dict) else None

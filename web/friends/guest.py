@@ -9,11 +9,11 @@ It never decides anything about the game: a move becomes an ``action`` message i
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":4,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
+['{"v":5,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
-(['{"v":4,"type":"chat","text":"hi","n":1}'], 1)
+(['{"v":5,"type":"chat","text":"hi","n":1}'], 1)
 >>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
 0
 """
@@ -27,7 +27,6 @@ from game.actions import Action
 from game.cards import Card
 from game.engine import DISCARDING, OVER, PLAYING
 from game.errors import ParseError
-from game.engine import Config
 from game.events import side_name
 from game.fair import Round, audit
 
@@ -182,7 +181,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
     def _on_welcome(self, message) -> None:
         self.seat, self.token = message["seat"], message["token"]
         self.fair.seat = self.seat
-        self.fair.replaying = True        # the fair deal's history comes next, then the table
+        self.fair.welcomed()              # shares not used yet go again on this connection
         self.welcomed = self.was_seated = True
         self.hello_at = None
         self.chat = []                    # the host sends the table's whole chat next, after every welcome
@@ -196,8 +195,8 @@ class GuestController(ShowAfterPlay, CoachedSeat):
         self.screen, self.rejected = "rejected", message["text"]
         self.joining = False
         self.hello_at = None
-        if not self.was_seated:     # the token was only proposed: no seat was given for it
-            self.token = None
+        if not self.was_seated or message["reason"] == "removed":   # no seat is kept for this token
+            self.token, self.was_seated = None, False
 
     def _on_error(self, message) -> None:
         self.error = message["text"]
@@ -207,7 +206,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
 
     def _on_table(self, message) -> None:
         self.table = message.fields
-        self.fair.replaying = False       # the host sends its fair deal history before this
+        self.fair.kinds = tuple(seat["kind"] for seat in self.table["seats"])
         if self.screen == "lobby" and self.table["started"] and self.current is not None:
             self.screen = "table"
 
@@ -224,7 +223,7 @@ class GuestController(ShowAfterPlay, CoachedSeat):
             self.drops.append("a view for another seat")
             return
         self.current = view
-        self.fair.saw(view, events)
+        self._share(self.fair.see(view, events, message["game"], message["rounds"], full=message["log"] is not None))
         self.coach.see(view, events)
         names = self.names()
         if message["log"] is not None:
@@ -243,57 +242,50 @@ class GuestController(ShowAfterPlay, CoachedSeat):
             if view.phase == DISCARDING and not view.has_discarded[view.seat] else set()
         if self.table["started"]:
             self.screen = "table"
+        if view.phase == OVER:
+            self._finish(message["record"])
+        self._alarm_news()
 
-    def _on_record(self, message) -> None:
-        """The host's recipe of the game just over: replayed here, kept if it is this game."""
-        view = self.current
-        if self.seat is None or view is None or view.phase != OVER:
-            self.drops.append("a game record before the game is over")
-            return
-        names = [clean_name(name, f"Seat {n + 1}") for n, name in enumerate(message["names"])]
+    def _finish(self, recipe) -> None:
+        """The game is over: its record must have come with the view that ended it. Replayed
+        here and kept if it is this game; missing, or not this game, it is an alarm."""
+        view, key = self.current, (self.fair.game, self.current.hand_no)
+        if recipe is None:
+            return self.fair.alarm(key, "the game ended without its record")
+        names = [clean_name(name, f"Seat {n + 1}") for n, name in enumerate(recipe["names"])]
         try:
-            if len(names) != message["config"].players:
+            if len(names) != recipe["config"].players:
                 raise ParseError("it does not name every seat")
-            fair = self.fair.transcript(self.fair.game) if message["hand_seeds"] else None
+            fair = self.fair.transcript(self.fair.game) if recipe["hand_seeds"] else None
             if fair is not None:    # what the audit of the whole game finds is an alarm too
-                fair = self._audited(message, fair)
-            record = make_record(message["config"], message["seed"], message["actions"], self.seat,
-                                 names, "friends", self.clock(), message["hand_seeds"], fair)
+                fair = self._audited(recipe, fair)
+            record = make_record(recipe["config"], recipe["seed"], recipe["actions"], self.seat,
+                                 names, "friends", self.clock(), recipe["hand_seeds"], fair)
+            if record.config != view.config or record.summary.scores != view.scores:
+                raise ParseError("it is the record of another game")
         except ParseError as bad:
-            self.drops.append(f"a game record that does not replay: {bad}")
-            return
-        if record.config != view.config or record.summary.scores != view.scores:
-            self.drops.append("a game record of another game")
-            return
+            return self.fair.alarm(key, f"the game's record does not replay to this game: {bad}")
+        if fair is None:
+            return self.fair.alarm(key, "the game's record has no fair deal")
         if self.finished is None or self.finished.id != record.id:
             review = self.finished_review()
             self.finished = record if review is None else replace(record, coach=coach_figures(review))
-            for alarm in (record.fair or {}).get("alarms", []):   # what only the whole record shows
-                if alarm not in self.fair.alarms:
-                    self.fair.alarms.append(alarm)
-            self._alarm_news()
+            for alarm in record.fair["alarms"]:   # what only the whole record shows
+                self.fair.alarm(key, alarm)
 
     @staticmethod
-    def _audited(message, fair: dict) -> dict:
+    def _audited(recipe, fair: dict) -> dict:
         rounds = [Round.from_json(r) for r in fair["rounds"]]
-        found = audit(fair["table"], message["config"], message["seed"], message["hand_seeds"], rounds)
+        found = audit(fair["table"], recipe["config"], recipe["seed"], recipe["hand_seeds"], rounds)
         return dict(fair, alarms=fair["alarms"] + [p for p in found if p not in fair["alarms"]])
 
     def _on_fair_commit(self, message) -> None:
-        value = self.fair.commit(message["game"], message["hand"], message["commitment"])
-        if value is not None:
-            self.outbox.append(protocol.fair_contribute(message["game"], message["hand"], value))
+        self._share(self.fair.commit(message["game"], message["hand"], message["commitment"]))
         self._alarm_news()
 
-    def _on_fair_deal(self, message) -> None:
-        self.fair.deal(message["game"], message["hand"], message["contributions"], message["sources"])
-
-    def _on_fair_reveal(self, message) -> None:
-        if self.table is None:
-            return self.drops.append("a fair deal's reveal before the table")
-        config = Config(players=self.table["players"], target=self.table["target"])
-        self.fair.reveal(message["game"], message["hand"], message["secret"], config)
-        self._alarm_news()
+    def _share(self, shares) -> None:
+        """Send this guest's shares of the shuffle (`web.friends.fair_guest`), first in line."""
+        self.outbox.extend(protocol.fair_contribute(game, hand, value) for game, hand, value in shares)
 
     def _alarm_news(self) -> None:
         if self.fair.alarms:

@@ -41,10 +41,13 @@ from .limits import SLOW_DOWN, Flow
 from .protocol import ProtocolError, parse
 from ..session import Session, clean_name
 
-SCHEMA = 1
+SCHEMA = 2          # 2: the fair deal's rounds kept by game and hand
 MOVED_ON = "The table moved on before your move arrived: choose again."
 CHAT_KEPT = 100
 DROPS_KEPT = 200
+REBINDS = 3            # hellos that may move a seat to a new channel within REBIND_WINDOW seconds
+REBIND_WINDOW = 10.0   # (a reconnection takes one; a page flapping between channels, many)
+REMOVED_KEPT = 50      # seat tokens of friends removed from the lobby, refused if they come back
 
 
 @dataclass
@@ -58,6 +61,20 @@ class Seat:
     token: str | None = None       # a person's seat token
     stand_in: str | None = None    # the bot level playing a person's seat for now
     last_n: int = 0                # the last message number taken from this person (web.friends.delivery)
+
+
+def unique_name(name: str, taken) -> str:
+    """``name``, or with a number after it (cut to fit) if someone at the table has it already.
+
+    >>> unique_name("Ann", {"Ann", "Ann 2"}), unique_name("x" * 24, {"x" * 24})
+    ('Ann 3', 'xxxxxxxxxxxxxxxxxxxxxx 2')
+    """
+    base, number = name, 1
+    while name in taken:           # ends: the table has at most four names
+        number += 1
+        suffix = f" {number}"
+        name = base[: protocol.MAX_NAME - len(suffix)].rstrip() + suffix
+    return name
 
 
 class HostTable(FairRounds):
@@ -86,6 +103,8 @@ class HostTable(FairRounds):
         self.games = 0                   # games begun at this table, numbering the fair deal's rounds
         self.starting = False            # start or rematch asked: waiting for the first hand's round
         self.coach = False               # the host lets each player's coach review their hands
+        self.rebinds: dict[int, list[float]] = {}   # seat -> when hellos moved it to a new channel
+        self.removed: list[str] = []     # seat tokens of friends the host removed from the lobby
 
     # -- reading --
 
@@ -205,34 +224,42 @@ class HostTable(FairRounds):
 
     def hello(self, conn, name: str, token: str | None) -> None:
         seat = next((n for n, s in enumerate(self.seats) if token and s.kind == "person" and s.token == token), None)
+        news = None
+        if token is not None and token in self.removed:
+            self.send(conn, protocol.reject("removed"))
+            return self.drop(conn, "a seat token the host removed")
         if seat is not None:
+            now = self.ticker()
+            recent = [at for at in self.rebinds.get(seat, []) if now - at < REBIND_WINDOW]
+            if len(recent) >= REBINDS:       # flapping between channels: the seat stays where it is
+                return self.drop(conn, f"hello for seat {seat + 1} again within {REBIND_WINDOW:.0f} s")
+            self.rebinds[seat] = recent + [now]
             old = self.conn_of(seat)
             if old is not None:              # the same player in a new tab or after a drop
                 self.send(old, protocol.reject("replaced"))
                 self.seat_of[old] = None
+            else:
+                news = f"{self.seats[seat].name} is back"
             self.seat_of[conn] = seat
-            news = f"{self.seats[seat].name} is back"
         else:
             free = self.open_seats()
             if self.started or not free:
                 self.send(conn, protocol.reject("full"))
                 return self.drop(conn, "no free seat")
             seat = free[0]
-            taken = {s.name for s in self.seats if s.kind != "open"}
-            name = clean_name(name, f"Player {seat + 1}")
-            while name in taken:
-                name = clean_name(name[: protocol.MAX_NAME - 2], "") + "'"
+            name = unique_name(clean_name(name, f"Player {seat + 1}"), {s.name for s in self.seats if s.kind != "open"})
             # The token the guest proposed (a hello sent again finds this seat), else a new one.
             self.seats[seat] = Seat("person", name, token=token or self.token_source())
             self.seat_of[conn] = seat
             news = f"{name} sat down"
         self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
         self.send(conn, protocol.chat_lines(self.chat))
-        self.send_fair_history(conn)
-        self.system(news)
+        if news:
+            self.system(news)
         self.send_table()
         if self.started:
             self.send_view(seat, (), full=True)
+        self.send_first_round(conn)
 
     def guest_action(self, conn, seat: int, state_id: int, action) -> None:
         if self.session is None:
@@ -272,6 +299,22 @@ class HostTable(FairRounds):
             raise ParseError(f"bot levels are {', '.join(BOT_LEVELS)}")
         self.send_table()
 
+    def remove(self, seat: int) -> None:
+        """Lobby: the host asks a seated friend to leave. The friend is told, the seat is empty
+        again, and its token is refused from then on (a reload does not bring them back)."""
+        if self.started or self.starting or not 1 <= seat < self.players or self.seats[seat].kind != "person":
+            raise IllegalActionError("only a friend's seat can be emptied, and only before the game")
+        removed = self.seats[seat]
+        conn = self.conn_of(seat)
+        if conn is not None:
+            self.send(conn, protocol.reject("removed"))
+            self.seat_of[conn] = None
+        self.removed = (self.removed + [removed.token])[-REMOVED_KEPT:]
+        self.seats[seat] = Seat()
+        self.rebinds.pop(seat, None)
+        self.system(f"The host asked {removed.name} to leave")
+        self.send_table()
+
     def set_coach(self, allowed: bool) -> None:
         """Lobby: whether each player may see the coach's review of their own hands after each
         show (their own cards only: `web.coach.follow`). Off unless the host allows it."""
@@ -298,15 +341,16 @@ class HostTable(FairRounds):
 
     def begin_round(self) -> None:
         self.starting = True
-        self.fair.new_game()
-        self.open_round(0)
+        self.open_round(self.games, 0)
         self.maybe_begin()
 
     def maybe_begin(self) -> bool:
-        if not self.starting or not (self.fair.ready(0) or 0 in self.fair.due(self.ticker())):
+        game = self.games
+        if not self.starting or not (self.fair.ready(game, 0) or (game, 0) in self.fair.due(self.ticker())):
             return False
-        seed = self.fix(0)
+        seed = self.fix(game, 0)
         self.starting = False
+        self.fair.keep_only(game)
         if self.session is None:
             names = [s.name for s in self.seats]
             bots = [s.level if s.kind == "bot" else None for s in self.seats]
@@ -316,9 +360,9 @@ class HostTable(FairRounds):
         else:
             self.session.rematch(seed, hand_seeds=(seed,))
             self.system("A new game at the same table")
-        self.session.seed_for = self.fix
+        self.session.seed_for = self.seed_for
+        self.open_round(game, 1)            # its commitment rides with the first deal
         self.broadcast_views((), full=True)
-        self.open_round(1)
         if self.on_begin is not None:
             self.on_begin()
         return True
@@ -366,29 +410,32 @@ class HostTable(FairRounds):
         for event in events:
             if event.kind in ("go", "peg", "game_over", "match_over"):
                 self.system(event.describe(names))
-        self.broadcast_views(events, full=False, reveals=self.due_reveals(events))
+        self.reveal_due(events)
         state = self.session.state
         if state.phase != OVER and any(event.kind == "deal" for event in events):
-            self.open_round(state.hand_no + 1)
+            self.open_round(self.playing, state.hand_no + 1)    # its commitment rides with this deal
+        self.broadcast_views(events, full=False)
 
-    def broadcast_views(self, events, full: bool, reveals=()) -> None:
+    def seed_for(self, hand: int) -> int:
+        """The seed of ``hand``, the next to deal (`web.session.Session.seed_for`): its round, fixed."""
+        return self.fix(self.playing, hand)
+
+    def broadcast_views(self, events, full: bool) -> None:
         for conn, seat in self.seat_of.items():
             if seat is not None:
-                self.send_view(seat, events, full, reveals)
+                self.send_view(seat, events, full)
 
-    def send_view(self, seat: int, events, full: bool, reveals=()) -> None:
-        """A seat's view, then the secrets revealed by it (after the show it carries), then,
-        once the game is over, its record (after every reveal, so the record can be checked)."""
+    def send_view(self, seat: int, events, full: bool) -> None:
+        """A seat's view with the fair deal's rounds it must know by now and, once the game is
+        over, the game's record (its recipe is the guest's too then)."""
         conn = self.conn_of(seat)
         if conn is not None and self.session is not None:
             log = self.session.log if full else None
-            self.send(conn, protocol.view(self.session.view(seat), events, log))
-            for round_ in reveals:
-                self.send(conn, protocol.fair_reveal(round_))
             state = self.session.state
-            if state.phase == OVER:     # the game is history now: its recipe is the guest's too
-                self.send(conn, protocol.record(state.config, state.seed, state.actions, self.session.names,
-                                                state.hand_seeds))
+            record = protocol.record(state.config, state.seed, state.actions, self.session.names,
+                                     state.hand_seeds) if state.phase == OVER else None
+            self.send(conn, protocol.view(self.session.view(seat), events, log, self.playing,
+                                          self.view_rounds(full), record))
 
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
@@ -417,7 +464,7 @@ class HostTable(FairRounds):
         return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
                            "seats": [asdict(s) for s in self.seats], "chat": self.chat,
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
-                           "coach": self.coach,
+                           "coach": self.coach, "removed": self.removed,
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -438,6 +485,7 @@ class HostTable(FairRounds):
             table.seats = seats
             table.chat = [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:]
             table.coach = data.get("coach", False) is True     # tables saved before it: off
+            table.removed = [t for t in data.get("removed", []) if isinstance(t, str)][-REMOVED_KEPT:]
             if data["session"] is not None:
                 table.session = Session.from_json(data["session"])
             fair = data.get("fair")
@@ -445,7 +493,7 @@ class HostTable(FairRounds):
                 table.fair.load(fair, table.ticker())
                 table.games, table.starting = int(fair["games"]), fair["starting"] is True
             if table.session is not None:
-                table.session.seed_for = table.fix
+                table.session.seed_for = table.seed_for
         except (TypeError, KeyError, ValueError, AttributeError) as damaged:
             if isinstance(damaged, ParseError):
                 raise

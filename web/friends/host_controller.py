@@ -85,6 +85,9 @@ class HostController(Controller):
         seat, _, level = str(arg).partition(":")
         self.table.set_seat(int(seat), None if level == "open" else level)
 
+    def _do_remove_seat(self, arg) -> None:
+        self.table.remove(int(arg))
+
     def _do_start_table(self, _=None) -> None:
         self.table.start()
 

@@ -86,6 +86,10 @@ def seat_controls(ctl, seat: int, info: dict, started: bool) -> str:
         if info["kind"] == "bot":
             buttons.append(f'<button type="button" class="mini" data-action="seat" data-arg="{seat}:open" '
                            f'data-testid="empty-{seat}">Empty seat</button>')
+    elif not started and info["kind"] == "person":
+        buttons.append(f'<button type="button" class="mini" data-action="remove-seat" data-arg="{seat}" '
+                       f'data-testid="remove-{seat}" aria-label="Remove {escape(info["name"])} from the table">'
+                       f'Remove</button>')
     elif started and info["kind"] == "person":
         if info["stand_in"]:
             buttons.append(f'<button type="button" class="mini" data-action="give-back" data-arg="{seat}" '

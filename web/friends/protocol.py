@@ -10,11 +10,17 @@ person can read; the caller drops the message and logs the reason. Pure Python.
                     fair_contribute {game, hand, value}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
                     table {players, target, started, seats, coach}          chat {lines}
-                    view {view, events, log}   (log: the whole history on a full sync, else null)
-                    record {config, seed, hand_seeds, actions, names}   (only once the game is over)
-                    ack {n}
-                    fair_commit {game, hand, commitment}   fair_deal {game, hand, contributions, sources}
-                    fair_reveal {game, hand, secret}       (the fair deal: game.fair, web.friends.fair_host)
+                    view {view, events, log, game, rounds, record}          ack {n}
+                    fair_commit {game, hand, commitment}   (hand 0's, before a game is dealt)
+
+A ``view`` carries the seat's view and the events that led to it; ``log`` is the whole history
+on a full sync, else null. It also carries the fair deal (`game.fair`, `web.friends.fair_table`):
+``game`` is the table's number of the game being played, ``rounds`` the rounds of that game a
+guest must know by now (each ``{game, hand, commitment, contributions, sources, secret}``, the
+shares null until they are fixed, the secret null until revealed), and ``record`` the game's
+recipe ``{config, seed, hand_seeds, actions, names}`` once it is over (else null). One message
+for all of it, so a guest checks each deal against what came with it, never against a message
+the host could leave out or send later.
 
 A guest's first ``hello`` proposes a fresh seat token, which the host keeps for the seat it
 gives: a ``hello`` sent again over a new channel before the ``welcome`` came back finds that
@@ -30,7 +36,7 @@ connection drops: `web.friends.delivery`.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 4, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 5, not 2: reload the page
 """
 
 from __future__ import annotations
@@ -41,10 +47,11 @@ import re
 from game.actions import Action
 from game.codec import config_from_json, loads, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
 from game.errors import ParseError
-from game.fair import HEX, SOURCES
+from game.fair import HEX, SOURCES, Round
 
-# 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on
-VERSION = 4
+# 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
+# 5: the view carries the game number, the fair deal's rounds and the record
+VERSION = 5
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
@@ -61,6 +68,7 @@ REJECT_REASONS = {
     "version": "This table runs another version of the game. Reload the page (both of you).",
     "closed": "The host has closed this table.",
     "replaced": "You opened this table in another tab or window.",
+    "removed": "The host asked you to leave this table.",
 }
 FIELDS = {
     "guest": {
@@ -75,12 +83,9 @@ FIELDS = {
         "reject": {"reason", "text"},
         "error": {"text"},
         "table": {"players", "target", "started", "seats", "coach"},
-        "view": {"view", "events", "log"},
+        "view": {"view", "events", "log", "game", "rounds", "record"},
         "chat": {"lines"},
-        "record": {"config", "seed", "hand_seeds", "actions", "names"},
         "fair_commit": {"game", "hand", "commitment"},
-        "fair_deal": {"game", "hand", "contributions", "sources"},
-        "fair_reveal": {"game", "hand", "secret"},
     },
 }
 
@@ -239,7 +244,9 @@ def _view(data) -> dict:
         log = [_text(line, 400, "a log line", empty=True) for line in _list(log, MAX_LOG_LINES, "the log")]
     return {"view": view_from_json(data["view"]),
             "events": [event_from_json(event) for event in _list(data["events"], 200, "events")],
-            "log": log}
+            "log": log, "game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
+            "rounds": [_round_state(r) for r in _list(data["rounds"], MAX_HANDS + 2, "rounds")],
+            "record": None if data["record"] is None else _record(data["record"])}
 
 
 def _host_chat(data) -> dict:
@@ -257,6 +264,8 @@ def _host_chat(data) -> dict:
 
 def _record(data) -> dict:
     """A finished game's recipe; the guest replays it before keeping it (`web.profile.records`)."""
+    if not isinstance(data, dict) or set(data) != {"config", "seed", "hand_seeds", "actions", "names"}:
+        raise ProtocolError("a record has exactly: actions, config, hand_seeds, names, seed")
     actions = _list(data["actions"], MAX_ACTIONS, "a game's actions")
     if not all(isinstance(a, str) and len(a) <= 40 for a in actions):
         raise ProtocolError("a game's actions are short texts")
@@ -287,23 +296,30 @@ def _commit(data) -> dict:
     return dict(_round(data), commitment=_hex(data["commitment"], "a commitment"))
 
 
-def _deal(data) -> dict:
-    values, sources = _list(data["contributions"], 4, "contributions"), _list(data["sources"], 4, "sources")
-    if len(values) != len(sources) or len(values) < 2 or any(s not in SOURCES for s in sources):
-        raise ProtocolError(f"a fair deal lists every seat's contribution and its source ({', '.join(SOURCES)})")
-    return dict(_round(data), contributions=[_hex(v, "a contribution") for v in values], sources=list(sources))
-
-
-def _reveal(data) -> dict:
-    return dict(_round(data), secret=_hex(data["secret"], "a secret"))
+def _round_state(data) -> Round:
+    """A round as the host has it now: its shares once fixed (else null), its secret once
+    revealed (else null). A `game.fair.Round` whose contributions are empty until fixed."""
+    if not isinstance(data, dict) or set(data) != {"game", "hand", "commitment", "contributions", "sources",
+                                                   "secret"}:
+        raise ProtocolError("a round has exactly: commitment, contributions, game, hand, secret, sources")
+    values, sources = data["contributions"], data["sources"]
+    if (values is None) != (sources is None):
+        raise ProtocolError("a round's shares and their sources are fixed together")
+    if values is not None:
+        values, sources = _list(values, 4, "contributions"), _list(sources, 4, "sources")
+        if len(values) != len(sources) or len(values) < 2 or any(s not in SOURCES for s in sources):
+            raise ProtocolError(f"a fair deal lists every seat's contribution and its source ({', '.join(SOURCES)})")
+    secret, number = data["secret"], _round(data)
+    return Round(number["game"], number["hand"], _hex(data["commitment"], "a commitment"),
+                 tuple(_hex(v, "a contribution") for v in values or ()), tuple(sources or ()),
+                 None if secret is None else _hex(secret, "a secret"))
 
 
 READERS = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
     ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
-    ("record", "host"): _record, ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit,
-    ("fair_deal", "host"): _deal, ("fair_reveal", "host"): _reveal,
+    ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit,
 }
 
 
@@ -345,19 +361,29 @@ def table(players: int, target: int, started: bool, seats: list[dict], coach: bo
     return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach)
 
 
-def view(seat_view, events, log=None) -> str:
+def view(seat_view, events, log=None, game: int = 0, rounds=(), record=None) -> str:
+    """A seat's view; ``rounds`` as `round_state` writes them, ``record`` as `record` does."""
     return _dump("view", view=view_to_json(seat_view), events=[event_to_json(e) for e in events],
-                 log=None if log is None else list(log)[-MAX_LOG_LINES:])
+                 log=None if log is None else list(log)[-MAX_LOG_LINES:], game=game, rounds=list(rounds),
+                 record=record)
 
 
 def chat_lines(lines: list[dict]) -> str:
     return _dump("chat", lines=lines[-MAX_CHAT_LINES:])
 
 
-def record(config, seed: int, actions, names, hand_seeds=()) -> str:
-    """A finished game, so a guest can keep it in its profile: never sent before the end."""
-    return _dump("record", config=config_to_json(config), seed=seed, hand_seeds=list(hand_seeds),
-                 actions=[str(a) for a in actions], names=list(names))
+def record(config, seed: int, actions, names, hand_seeds=()) -> dict:
+    """A finished game, so a guest can keep it in its profile: sent only with the view that ends it."""
+    return {"config": config_to_json(config), "seed": seed, "hand_seeds": list(hand_seeds),
+            "actions": [str(a) for a in actions], "names": list(names)}
+
+
+def round_state(round_, fixed: bool, revealed: bool) -> dict:
+    """A round as a guest may know it now: the shares only once fixed, the secret once revealed."""
+    return {"game": round_.game, "hand": round_.hand, "commitment": round_.commitment,
+            "contributions": list(round_.contributions) if fixed else None,
+            "sources": list(round_.sources) if fixed else None,
+            "secret": round_.secret if revealed else None}
 
 
 def fair_contribute(game: int, hand: int, value: str) -> str:
@@ -366,12 +392,3 @@ def fair_contribute(game: int, hand: int, value: str) -> str:
 
 def fair_commit(round_) -> str:
     return _dump("fair_commit", game=round_.game, hand=round_.hand, commitment=round_.commitment)
-
-
-def fair_deal(round_) -> str:
-    return _dump("fair_deal", game=round_.game, hand=round_.hand, contributions=list(round_.contributions),
-                 sources=list(round_.sources))
-
-
-def fair_reveal(round_) -> str:
-    return _dump("fair_reveal", game=round_.game, hand=round_.hand, secret=round_.secret)

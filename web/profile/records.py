@@ -187,11 +187,22 @@ def make_record(config: Config, seed, actions, seat: int, names, mode: str, fini
     import hashlib   # here, not at the top: the start (a first visit has no records) goes without
 
     hand_seeds = tuple(hand_seeds)
+    if hand_seeds and fair is None:
+        raise ParseError("this game record has been altered: a game dealt fairly keeps its fair deal")
     summary = summarise(config, seed, actions, seat, hand_seeds)
     recipe = [config_to_json(config), seed, list(actions), seat] + ([list(hand_seeds)] if hand_seeds else [])
     digest = hashlib.sha256(json.dumps(recipe, separators=(",", ":")).encode()).hexdigest()[:20]
+    fair = None if fair is None else check_fair(config, seed, hand_seeds, fair)
+    if fair is not None and mode != "friends" and played_with_people(fair, seat):
+        raise ParseError("this game record has been altered: it was played with friends, not the bots")
     return GameRecord(digest, finished, mode, seat, tuple(names), config, seed, tuple(actions),
-                      summary, hand_seeds, None if fair is None else check_fair(config, seed, hand_seeds, fair))
+                      summary, hand_seeds, fair)
+
+
+def played_with_people(fair: dict, seat: int) -> bool:
+    """Whether a fair table's transcript shows a person (the host, or a friend) in a seat
+    other than ``seat``: its game counts with friends, never in a bot's statistics."""
+    return any(source != "bot" for r in fair["rounds"] for other, source in enumerate(r["sources"]) if other != seat)
 
 
 def check_fair(config: Config, seed: int, hand_seeds, fair) -> dict:
