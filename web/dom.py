@@ -100,10 +100,14 @@ class App(FriendsGlue):
         return fragment
 
     def on_hashchange(self, _event) -> None:
-        """A new invite link pasted into this tab changes only the fragment: follow it."""
+        """A new invite link pasted into this tab changes only the fragment (an invite by code,
+        or another host's pin for the same table): follow it."""
         room = js.URLSearchParams.new(js.window.location.search).get("table")
         fragment = fragment_params(str(js.window.location.hash or ""))
-        if room and "offer" in fragment and not is_a(self.ctl, HOST_CONTROLLER):
+        if not room or is_a(self.ctl, HOST_CONTROLLER):
+            return
+        pin = self.ctl.pin if is_a(self.ctl, GUEST_CONTROLLER) else None
+        if "offer" in fragment or fragment.get("h") != pin:
             self.open_link(str(room), self._table_fragment())
             self.paint()
 
