@@ -519,3 +519,26 @@ def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_check
         gus.receive(text)
         assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before
     assert "hex" in gus.drops[-3] and "exactly" in gus.drops[-2] and "every seat" in gus.drops[-1]
+
+
+def test_a_host_flooding_rounds_cannot_grow_a_guests_memory():
+    """Thousands of commitments and rounds under made-up game and hand numbers: a few hundred
+    alarms at most, kept under real hands, and the guest still plays on."""
+    wire = table(2, seed=12)
+    wire.host.command("start-table")
+    wire.pump()
+    gus = wire.guests["conn-1"]
+    rng = random.Random(12)
+    for n in range(3000):
+        game, hand = rng.randrange(10**9), rng.randrange(1000)
+        gus.receive(protocol.fair_commit(Round(game, hand, commitment(f"{n:064x}"), (), ())))
+    edit_rounds(wire, lambda r, state: dict(r, game=rng.randrange(10**9)))
+    for _ in range(20):
+        while wire.host.show:
+            wire.host.command("continue")
+        legal = wire.table.session.view(0).legal
+        if not guest_move(gus, rng) and legal:
+            wire.host_act(rng.choice(legal))
+        wire.pump()
+    assert 0 < len(gus.fair.alarms) <= 200 and len(gus.fair.verdicts) <= 10, len(gus.fair.verdicts)
+    assert gus.view().state_id == wire.table.session.state.state_id

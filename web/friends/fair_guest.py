@@ -43,6 +43,7 @@ from game.fair import Round, Seen, check_reveal, check_seen, check_sources
 from .verdicts import ALARM, UNCHECKED, VERIFIED
 
 KEPT_COMMITMENTS = 500     # commitments a page remembers across a reload, to catch one used again
+MAX_ALARMS = 200           # a hostile host cannot grow a guest's memory with alarms (the first say most)
 
 
 class FairWatch:
@@ -72,14 +73,14 @@ class FairWatch:
     def commit(self, game: int, hand: int, commitment: str) -> list[tuple[int, int, str]]:
         """A game's first round (``fair_commit``, before its deal): answered when it is the
         next game's, once; returns the shares to send."""
-        key = (game, hand)
+        key, here = (game, hand), self._here(game)
         others = {g for (g, h) in self.rounds if h == 0 and g != game and (self.game is None or g > self.game)}
         if hand != 0:
-            self.alarm(key, f"hand {hand + 1}: the host asked for its shuffle apart from the deals")
+            self.alarm(here, f"hand {hand + 1}: the host asked for its shuffle apart from the deals")
         elif self.game is not None and not self.over:
-            self.alarm(key, f"the host asked for a new game's shuffle during game {self.game + 1}")
+            self.alarm(here, f"the host asked for a new game's shuffle during game {self.game + 1}")
         elif others or (self.game is not None and game != self.game + 1):
-            self.alarm(key, f"the host asked for the shuffle of game {game + 1} as well as another")
+            self.alarm(here, f"the host asked for the shuffle of game {game + 1} as well as another")
         elif self._take_commitment(Round(game, hand, commitment, (), ())) or \
                 self.rounds[key].commitment == commitment:
             self._answer(key)
@@ -133,10 +134,11 @@ class FairWatch:
     def _round(self, round_: Round, view) -> None:
         key, hand = (round_.game, round_.hand), round_.hand
         if round_.game != self.game:
-            return self.alarm(key, f"the host sent a round of game {round_.game + 1} with game {self.game + 1}")
+            return self.alarm(self._here(), f"the host sent a round of game {round_.game + 1} with game {self.game + 1}")
         if key not in self.rounds:
             if hand > view.hand_no + 1:
-                return self.alarm(key, f"hand {hand + 1}: the host asked for its shuffle before hand {hand} was dealt")
+                return self.alarm(self._here(), f"hand {hand + 1}: the host asked for its shuffle before hand "
+                                                f"{hand} was dealt")
             if not self._take_commitment(round_):
                 return
         elif self.rounds[key].commitment != round_.commitment:
@@ -205,7 +207,15 @@ class FairWatch:
                 self.alarm((g, h), f"hand {h + 1}: the host did not reveal its secret by "
                                    f"{'the end of the game' if h == hand else 'the next deal'}")
 
+    def _here(self, game: int = 0) -> tuple[int, int]:
+        """The hand on the table now: where an alarm about a round that is no hand's is kept
+        (so a host cannot make a guest keep verdicts for hands that never were)."""
+        hands = [h for g, h in self.seen if g == self.game]
+        return (game if self.game is None else self.game, max(hands, default=0))
+
     def alarm(self, key, reason: str) -> None:
+        if len(self.alarms) >= MAX_ALARMS and reason not in self.alarms:
+            return
         reasons = self.verdicts.get(key, (ALARM, ()))[1]
         if reason not in reasons:
             self.verdicts[key] = (ALARM, reasons + (reason,))
