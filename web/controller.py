@@ -182,9 +182,12 @@ class Controller(ShowAfterPlay, CoachedSeat):
         return self.session is not None and not getattr(self, "multiplayer", False)
 
     def current_hint(self):
-        """The hint asked for, if its decision is still the one on the table."""
-        if self.hint is not None and self.session is not None and \
-                self.hint.state_id == self.session.state.state_id:
+        """The hint asked for, if its decision is still the one on the table (the bots
+        discarding beside the player leave a discard's hint standing)."""
+        if self.hint is None or self.session is None:
+            return None
+        from .coach.follow import decision_of    # (loaded already: the hint came from the coach)
+        if self.hint.decision == decision_of(self.view()):
             return self.hint
         return None
 

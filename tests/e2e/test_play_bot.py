@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from game.engine import OVER
 from web.session import Session
+from web.table.motion import MORPH_JS
 
 pytestmark = pytest.mark.e2e
 
@@ -291,3 +292,34 @@ def test_the_last_card_stays_on_the_pile_for_a_beat_before_the_show(page, site):
     assert page.get_by_test_id("show").count() == 0
     expect(page.get_by_test_id("show")).to_be_visible(timeout=5000)
     expect(page.get_by_test_id("announce")).to_contain_text("The show:")
+
+
+def test_a_four_player_hint_stays_while_the_bots_discard_and_the_hand_stays_playable(page, site):
+    """Issue 37's blocker: at 4 players (at the normal pace, so the bots discard after the
+    Hint) the hint vanished as each bot's discard moved the table on, and the repaint that took
+    it away rebuilt the hand from stubs: five blank, dead buttons."""
+    page.goto(site)
+    wait_ready(page)
+    page.locator('label.choice:has(input[name="players"][value="4"])').click()
+    page.get_by_test_id("start-game").click()
+    page.get_by_test_id("hint-button").click()
+    expect(page.get_by_test_id("hint-line")).to_be_visible()
+    expect(page.locator(".seat .badge.done")).to_have_count(3, timeout=10_000)     # the three bots discarded
+    expect(page.get_by_test_id("hint-line")).to_be_visible()
+    cards = page.get_by_test_id("hand").locator('[data-action="select"]')
+    expect(cards).to_have_count(5)
+    assert all(box["width"] > 30 for box in cards.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().toJSON())"))
+    cards.first.click()
+    page.get_by_test_id("confirm-discard").click()
+    expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(4)
+    # The morph itself: a part built anew (its place shifted) takes the page's own elements
+    # for the stubs inside it, instead of leaving the stubs as blank buttons.
+    kept = page.evaluate("""(morphJs) => {
+        const morph = eval(morphJs), root = document.createElement("div");
+        morph(root, '<section><p>hint</p><div class="hand"><button data-key="k1">7♣</button></div></section>', 0, "");
+        const button = root.querySelector('[data-key="k1"]');
+        morph(root, '<section><div class="hand"><button data-key="k1" data-same></button></div></section>', 0, "");
+        const now = root.querySelector('[data-key="k1"]');
+        return [now === button, now.textContent, root.querySelectorAll("[data-same]").length];
+    }""", MORPH_JS)
+    assert kept == [True, "7♣", 0]

@@ -32,14 +32,30 @@ from game.engine import new_game
 
 @dataclass(frozen=True)
 class Hint:
-    """The suggestion for the decision of view ``state_id``: a discard review (every option,
+    """The suggestion for ``decision`` (`decision_of` a view): a discard review (every option,
     none chosen) or the estimate of each playable rank, best first."""
 
-    state_id: int
+    decision: tuple
     kind: str                                  # "discard", "play", or "only" (one rank can be played)
     discard: DiscardReview | None = None
     values: tuple[tuple[int, float], ...] = ()
     suits: tuple = ()                          # the seat's playable cards, to name the rank's card
+
+
+def decision_of(view) -> tuple:
+    """What a hint answers: a discard is the same choice until the seat has made it (the
+    others' discards, hidden from it, change nothing); a play, only in the view it was asked in.
+
+    >>> from game.engine import Config, apply, legal_actions, new_game
+    >>> from game.view import view
+    >>> state = new_game(Config(players=4), seed=3)
+    >>> after, _ = apply(state, legal_actions(state, 1)[0])      # another seat discards
+    >>> decision_of(view(state, 0)) == decision_of(view(after, 0)), state.state_id == after.state_id
+    (True, False)
+    """
+    if view.phase == "discard" and not view.has_discarded[view.seat]:
+        return ("discard", view.game_no, view.hand_no, tuple(sorted(view.hand)))
+    return ("play", view.state_id)
 
 
 class TableCoach:
@@ -132,13 +148,14 @@ class TableCoach:
 
     def hint(self, view) -> Hint | None:
         """The suggestion for ``view``'s decision, or None when the seat has none to make."""
+        decision = decision_of(view)
         if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:
-            return Hint(view.state_id, "discard", discard=review_discard(view, options=self._ranking(view)))
+            return Hint(decision, "discard", discard=review_discard(view, options=self._ranking(view)))
         if view.phase == "play" and view.turn == view.seat and view.legal:
             cards = tuple(action.card for action in view.legal)
             if not has_choice(view):      # one rank only: nothing to weigh
-                return Hint(view.state_id, "only", suits=cards)
-            return Hint(view.state_id, "play", values=run(think_values(view)), suits=cards)
+                return Hint(decision, "only", suits=cards)
+            return Hint(decision, "play", values=run(think_values(view)), suits=cards)
         return None
 
     def discard_review(self, hand: HandSeen) -> DiscardReview | None:

@@ -25,7 +25,7 @@ gets once (`web.table.cards.new_faces`), most often ahead of need while it is id
 (`Morph.add_faces_ahead`), so a card is a few nodes to parse and insert. And a
 keyed element exactly as the page already shows it (the coach's review of the last hand, a seat
 where nothing happened) goes as an empty ``data-same`` stub that the page leaves alone: neither
-parsed nor walked.
+parsed nor walked (or, inside a part the page builds anew, replaced by the page's own element).
 
 >>> duration_ms("normal"), duration_ms("instant"), duration_ms("slow") <= 1300
 (300, 0, True)
@@ -252,6 +252,17 @@ MORPH_JS = r"""
   for (const el of root.querySelectorAll("[data-key]")) pool.set(el.dataset.key, el);
 
   const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
+  // A part new to the page (an unkeyed element whose place shifted, say) may hold parts as they
+  // were: each of those stubs is the page's own element, moved in.
+  const adopt = (node) => {
+    if (node.nodeType !== 1) return;
+    for (const stub of node.querySelectorAll("[data-same]")) {
+      const old = pool.get(stub.dataset.key);
+      if (!old || old.nodeName !== stub.nodeName) throw new Error(`morph: "${stub.dataset.key}" is not on the page`);
+      pool.delete(stub.dataset.key);
+      stub.replaceWith(old);
+    }
+  };
   const patch = (el, model) => {
     if (el.nodeType === 1 && model.hasAttribute("data-static")
         && el.getAttribute("data-static") === model.getAttribute("data-static")) return;   // drawn once
@@ -302,6 +313,7 @@ MORPH_JS = r"""
         throw new Error(`morph: "${key}" is not on the page`);      // (web.table.motion.Morph resends)
       } else {
         fill(node);
+        adopt(node);
         parent.insertBefore(node, here);
       }
       index += 1;
