@@ -179,15 +179,24 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     return ()
 
 
-def apply(state: State, action) -> tuple[State, tuple[Event, ...]]:
+def apply(state: State, action, seed_for=None) -> tuple[State, tuple[Event, ...]]:
     """Apply one action (an `Action`, its text or its JSON); return the new state and events.
 
     Raises `ParseError` for unreadable input and `IllegalActionError` for a move the rules
-    forbid now; the given state is never changed.
+    forbid now; the given state is never changed. ``seed_for(hand_no)``, when given, is asked
+    for the seed of a hand the action deals that has none yet (a fair table fixes each hand's
+    seed at its deal: `with_hand_seed`); the new state keeps it in ``hand_seeds``.
+
+    >>> state = new_game(Config(), seed=5)
+    >>> while state.hand_no == 0:
+    ...     seat = 0 if legal_actions(state, 0) else 1
+    ...     state, _ = apply(state, legal_actions(state, seat)[0], seed_for=lambda hand: 77)
+    >>> state.hand_seeds
+    (5, 77)
     """
     action = read_action(action)
     _check_legal(state, action)
-    table = _Table(state)
+    table = _Table(state, seed_for)
     table.actions.append(action)
     try:
         if action.kind == DISCARD:
@@ -345,8 +354,9 @@ def _check_legal(state: State, action: Action) -> None:
 class _Table:
     """A mutable working copy of a `State` for the length of one `apply`."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, seed_for=None):
         self.state = state
+        self.seed_for = seed_for          # hand_no -> a new hand's seed (see `apply`)
         self.config = state.config
         self.actions = list(state.actions)
         self.events: list[Event] = []
@@ -384,6 +394,9 @@ class _Table:
     def deal(self, dealer: int) -> None:
         config, players = self.config, self.config.players
         hand_no = self.hand_no + 1 if self.state.hands else self.hand_no
+        if self.seed_for is not None and hand_no >= len(self.state.hand_seeds):
+            self.state = with_hand_seed(self.state, hand_no, self.seed_for(hand_no))
+            self.set(hand_seeds=self.state.hand_seeds)
         hands, extra, rest = deal_from(config, dealer, _shuffled(self.state, hand_no))
         self.hands = [list(hand) for hand in hands]
         crib = (extra,) if extra is not None else ()

@@ -19,7 +19,7 @@ import json
 
 from game.bots import BOT_LEVELS, make_bot, run
 from game.codec import decode_state, encode_state, loads
-from game.engine import Config, State, apply, new_game, read_action, with_hand_seed
+from game.engine import Config, State, apply, new_game, read_action
 from game.errors import IllegalActionError, ParseError
 from game.events import Event, side_name
 from game.view import View, view
@@ -88,12 +88,8 @@ class Session:
         action = read_action(action)
         if action.seat != seat:
             raise IllegalActionError("you can only act for your own seat")
-        state = self.state
-        if self.seed_for is not None:     # a move that deals a new hand: fix its seed first
-            trial, _ = apply(state, action)
-            if trial.hand_no > state.hand_no:
-                state = with_hand_seed(state, trial.hand_no, self.seed_for(trial.hand_no))
-        self.state, events = apply(state, action)
+        # A fair table's next hand gets its seed as it is dealt (web.friends.fair_table).
+        self.state, events = apply(self.state, action, seed_for=self.seed_for)
         self.record(events)
         return events
 
