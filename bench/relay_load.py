@@ -40,8 +40,9 @@ from websockets.asyncio.client import connect  # noqa: E402
 
 import serve  # noqa: E402
 
-LIMITS = ("--max-rate", "1000000", "--max-rooms-per-address", "1000000", "--max-members", "8",
-          "--max-members-per-address", "8", "--max-connections-per-address", "1000000", "--max-log-lines", "5")
+LIMITS = ("--max-rate", "1000000", "--max-rooms-per-address", "1000000", "--max-joins-per-minute", "1000000",
+          "--max-members", "8", "--max-members-per-address", "8", "--max-connections-per-address", "1000000",
+          "--max-log-lines", "5")
 
 
 def children(name: bytes) -> list[int]:

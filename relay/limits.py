@@ -16,6 +16,7 @@ LIMIT_HELP = {
     "max_rate": "messages per second per connection (bursts of twice that)",
     "max_over_rate": "messages over that rate within a second that disconnect a relay member",
     "max_rooms_per_address": "rooms one IP address may be in at once",
+    "max_joins_per_minute": "room joins from one IP address a minute (the minute starts at its first join)",
     "max_ice_per_minute": "TURN credential requests per relay member a minute",
     "max_members_per_address": "members of one room from one IP address",
     "max_connections_per_address": "connections (HTTP and WebSocket) one IP address may have open at once",
@@ -35,6 +36,7 @@ class Limits:
     max_rate: float = 20.0
     max_over_rate: int = 100
     max_rooms_per_address: int = 20
+    max_joins_per_minute: int = 60
     max_ice_per_minute: int = 5
     max_members_per_address: int = 4
     max_connections_per_address: int = 100

@@ -20,6 +20,8 @@ changes nothing and gets an error reply; the connection stays open except for `b
 (binary data), `slow` (a client that does not read), `flood` (far over the rate), a
 socket that has not joined a room in time, and `relay-down` (a relay sharing its rooms
 through Redis lost Redis: close 1013; the client reconnects, and meanwhile is answered 503).
+Joins from one address are counted (`too-many-joins` past `Limits.max_joins_per_minute`), so
+that a stranger cannot try room names fast: a device link's room is half its code.
 """
 
 import base64
@@ -36,6 +38,11 @@ from dataclasses import dataclass, field
 from .limits import Limits, Log
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def too_many_joins(limits: Limits) -> str:
+    """Why a join over max_joins_per_minute is refused."""
+    return f"one address may join at most {limits.max_joins_per_minute} rooms a minute: try again in a minute"
 
 
 @dataclass(eq=False)
@@ -99,6 +106,8 @@ class Relay:
         self.turn = turn
         self.rooms: dict[str, dict[str, Member]] = {}
         self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
+        self.joins: dict[str, list] = {}            # address -> [its minute's start, joins in it]
+        self.joins_swept = clock()
         self.stats = Counter()
 
     def connect(self, address: str, send: Callable[[str], None],
@@ -196,7 +205,28 @@ class Relay:
             self.stats["closed-flood"] += 1
             self.log(member.address, "flood", f"relay: {member.address} disconnected ({member.closing})")
 
+    def count_join(self, address: str) -> bool:
+        """Count a join from ``address``; False when it is over max_joins_per_minute in the
+        minute that began with its first join counted (a window per address, as in Redis).
+        Every join asked for counts, refused ones too: each one tells whether a room exists.
+
+        >>> relay = Relay(Limits(max_joins_per_minute=2), clock=lambda: 0.0)
+        >>> [relay.count_join("1.2.3.4") for _ in range(3)], relay.count_join("5.6.7.8")
+        ([True, True, False], True)
+        """
+        now = self.clock()
+        if now - self.joins_swept >= 60:     # forget the minutes that are over
+            self.joins = {address: window for address, window in self.joins.items() if now - window[0] < 60}
+            self.joins_swept = now
+        window = self.joins.get(address)
+        if window is None or now - window[0] >= 60:
+            window = self.joins[address] = [now, 0]
+        window[1] += 1
+        return window[1] <= self.limits.max_joins_per_minute
+
     def join(self, member: Member, room: str) -> None:
+        if not self.count_join(member.address):
+            return self.refuse(member, "too-many-joins", too_many_joins(self.limits))
         members = self.rooms.get(room, {})
         if len(members) >= self.limits.max_members:
             return self.refuse(member, "room-full", f"a room holds at most {self.limits.max_members} members")

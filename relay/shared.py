@@ -6,6 +6,7 @@ Each instance keeps only its own sockets; what they share lives in one Redis:
     PREFIX room:ROOM     hash  member id -> "INSTANCE ADDRESS"     who is in a room
     PREFIX addr:ADDRESS  hash  room -> members from that address  the per-address limits
     PREFIX inst:INSTANCE hash  "ROOM ID" -> address                an instance's members
+    PREFIX joins:ADDRESS       joins from that address this minute (expires)  --max-joins-per-minute
     PREFIX conn:ADDRESS  hash  instance -> connections open there  --max-connections-per-address
     PREFIX iconn:INSTANCE hash address -> connections open         an instance's connections
     PREFIX alive:INSTANCE      set with an expiry, renewed every third of it: the heartbeat
@@ -52,7 +53,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
 
 from .limits import Connections, Limits, Log, Ticket
-from .rooms import Member, Relay, Turn
+from .rooms import Member, Relay, Turn, too_many_joins
 
 PREFIX = "cribbage:"
 EXPIRY = 6.0         # seconds an instance's heartbeat lasts unless renewed
@@ -89,15 +90,20 @@ end
 """
 
 # ARGV: prefix, room, id, instance, address, max members, max per address, max rooms per
-# address, key expiry (ms), ice ("true"/"false"). Returns {status}: ok, down (this instance
-# was given up for dead), taken (the id), room-full, address-full, too-many-rooms.
+# address, key expiry (ms), ice ("true"/"false"), max joins a minute per address. Returns
+# {status}: ok, down (this instance was given up for dead), taken (the id), too-many-joins,
+# room-full, address-full, too-many-rooms. Every join counts, refused ones too (`Relay.count_join`).
 JOIN = r"""
 local room, id, inst, addr = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local max_members, per_address, max_rooms = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-local keep, ice = tonumber(ARGV[9]), ARGV[10]
+local keep, ice, max_joins = tonumber(ARGV[9]), ARGV[10], tonumber(ARGV[11])
 if redis.call("EXISTS", P .. "alive:" .. inst) == 0 then return {"down"} end
 local rk, ak, ik = P .. "room:" .. room, P .. "addr:" .. addr, P .. "inst:" .. inst
 if redis.call("HEXISTS", rk, id) == 1 then return {"taken"} end
+local jk = P .. "joins:" .. addr
+local joins = redis.call("INCR", jk)
+if joins == 1 then redis.call("PEXPIRE", jk, 60000) end   -- the minute starts at the first join
+if joins > max_joins then return {"too-many-joins"} end
 if redis.call("HLEN", rk) >= max_members then return {"room-full"} end
 local mine = tonumber(redis.call("HGET", ak, room) or "0")
 if mine >= per_address then return {"address-full"} end
@@ -215,6 +221,7 @@ return 1
 SCRIPTS = {"join": JOIN, "forward": FORWARD, "leave": LEAVE, "beat": BEAT, "reap": REAP,
            "connect": CONNECT, "disconnect": DISCONNECT}
 REFUSALS = {   # a refused join: (error code, reason), from the limits
+    "too-many-joins": ("too-many-joins", too_many_joins),
     "room-full": ("room-full", lambda limits: f"a room holds at most {limits.max_members} members"),
     "address-full": ("room-full", lambda limits: f"at most {limits.max_members_per_address} members "
                                                  "of a room may come from one address"),
@@ -408,7 +415,7 @@ class RedisRelay(Relay):
                 (status,) = await self.script(
                     "join", room, member.id, self.instance, member.address, self.limits.max_members,
                     self.limits.max_members_per_address, self.limits.max_rooms_per_address,
-                    int(4000 * self.expiry), "true" if self.turn else "false")
+                    int(4000 * self.expiry), "true" if self.turn else "false", self.limits.max_joins_per_minute)
             except (RedisError, OSError):
                 self.forget(member)
                 self.unleft.add((room, member.id))   # it may have joined before the answer was lost

@@ -333,6 +333,34 @@ def test_rooms_per_address(relay_with):
     assert other_in[-1]["type"] == "joined"
 
 
+def test_joins_per_address_a_minute(relay_with):
+    """A stranger cannot try room names fast (a device link's room is half its code): every
+    join from an address counts, refused ones too, and past the limit the relay says so."""
+    relay, member, clock = relay_with(max_joins_per_minute=3, max_members=1)
+    first, _ = member()
+    join(relay, first, "room-join-1")
+    full, full_in = member()
+    join(relay, full, "room-join-1")                 # refused (room-full), and counted
+    assert full_in[-1]["code"] == "room-full"
+    join(relay, member()[0], "room-join-2")
+    over, inbox = member()
+    join(relay, over, "room-join-3")
+    assert inbox == [{"type": "error", "code": "too-many-joins",
+                      "reason": "one address may join at most 3 rooms a minute: try again in a minute"}]
+    assert "room-join-3" not in relay.rooms and relay.stats["refused-too-many-joins"] == 1
+    elsewhere, elsewhere_in = member("10.0.0.2")     # another address is not concerned
+    join(relay, elsewhere, "room-join-3")
+    assert elsewhere_in[-1]["type"] == "joined"
+    if relay.shared:                                  # Redis counts the minute itself
+        instance = relay.instances[0]
+        left = relay.call(instance.control.pttl(f"{instance.prefix}joins:10.0.0.1"))
+        assert 0 < left <= 60_000
+    else:
+        clock.now += 60                               # a new minute
+        join(relay, over, "room-join-4")
+        assert inbox[-1]["type"] == "joined"
+
+
 def test_members_of_a_room_per_address(relay_with):
     relay, member, _ = relay_with(max_members=8)
     assert Limits().max_members_per_address == 4 < Limits().max_members
@@ -491,7 +519,7 @@ def server(request):
     """One server with the in-memory relay, or two sharing their rooms through Redis; every
     room of the tests below spans both of them."""
     args = ("--max-payload", "4000", "--max-members", "4", "--max-rate", "50", "--max-rooms-per-address", "1000",
-            "--max-connections-per-address", "1000")
+            "--max-connections-per-address", "1000", "--max-joins-per-minute", "1000")
     if request.param == "memory":
         with serve.spawn(args=args) as url:
             yield Servers([url])

@@ -38,7 +38,7 @@ def instance(redis_url: str, *args: str, log: Path | None = None):
     stream = log.open("a") if log else subprocess.DEVNULL
     child = subprocess.Popen(
         [sys.executable, serve.__file__, "--port", "0", "--relay-only", "--redis", redis_url,
-         "--redis-expiry", str(EXPIRY), *args],
+         "--redis-expiry", str(EXPIRY), "--max-joins-per-minute", "1000", *args],   # every test joins from 127.0.0.1
         stdout=subprocess.PIPE, stderr=stream, text=True)
     try:
         line = child.stdout.readline()
@@ -164,6 +164,29 @@ def test_connections_per_address_count_across_instances_until_one_dies(redis_url
             return freed_after
         freed_after = run(main())
         assert freed_after < EXPIRY + EXPIRY / 3 + 2.0, f"a's connections counted {freed_after:.1f} s after the kill"
+
+
+def test_joins_per_address_count_across_instances(redis_url):
+    """serve.py --max-joins-per-minute: the joins of one client count on every instance."""
+    args = ("--max-joins-per-minute", "3", "--trusted-proxy", "127.0.0.1")
+    with instance(redis_url, *args) as (a, _), instance(redis_url, *args) as (b, _):
+        async def main():
+            client = "203.0.113.81"    # this test's own address, named by the "proxy" 127.0.0.1
+            sockets, replies = [], []
+            for n, base in enumerate((a, b, a, b)):
+                socket = await through_proxy(base, client)
+                await socket.send(json.dumps({"type": "join", "room": f"room-joins-across-{n}"}))
+                replies.append(await next_message(socket))
+                sockets.append(socket)
+            other = await through_proxy(b, "203.0.113.82")    # another client is not concerned
+            await other.send(json.dumps({"type": "join", "room": "room-joins-across-3"}))
+            replies.append(await next_message(other))
+            for socket in (*sockets, other):
+                await socket.close()
+            return replies
+        replies = run(main())
+    assert [reply["type"] for reply in replies] == ["joined", "joined", "joined", "error", "joined"]
+    assert replies[3]["code"] == "too-many-joins"
 
 
 def test_connections_counted_in_redis_are_uncounted(redis_url):

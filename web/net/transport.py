@@ -513,6 +513,16 @@ class HostNet:
         """Peer connections this host holds now (open channels, pending offers, a code invite)."""
         return len(self.conns)
 
+    def fingerprints(self, conn) -> tuple[list, list]:
+        """(local, remote): the certificate fingerprints (`identity.fingerprints`) in the SDPs of
+        channel ``conn``, this browser's and the guest's, for a device link to prove its code
+        over (web.profile.device_link). [] for an SDP not known yet: Chromium may open the
+        channel before the answer's setRemoteDescription has resolved."""
+        pc = getattr(self.conns.get(conn), "pc", None)      # a relay path has none
+        local = getattr(getattr(pc, "localDescription", None), "sdp", None)    # None or JS null
+        remote = getattr(getattr(pc, "remoteDescription", None), "sdp", None)
+        return identity.fingerprints(local or ""), identity.fingerprints(remote or "")
+
     async def _local_offer(self, peer: Peer) -> str:
         offer = await peer.pc.createOffer()
         await peer.pc.setLocalDescription(offer)
@@ -605,6 +615,13 @@ class GuestSide:
     def _opened(self) -> None:
         self.on_status("")
         self.on_open()
+
+    def fingerprints(self) -> tuple[list, list]:
+        """(local, remote): as `HostNet.fingerprints`, for the channel to the host."""
+        pc = self.peer.pc if self.peer is not None else None
+        local = getattr(getattr(pc, "localDescription", None), "sdp", None)
+        remote = getattr(getattr(pc, "remoteDescription", None), "sdp", None)
+        return identity.fingerprints(local or ""), identity.fingerprints(remote or "")
 
 
 class GuestNet(GuestSide):

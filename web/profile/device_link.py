@@ -1,19 +1,36 @@
 """Link a device: two browsers swap their profiles over a peer-to-peer channel, found through
 the relay by a short code. Pure Python (no browser): the glue in `web.dom` moves the text.
 
-One device shows a code (``K7MQ-2XRT``: 8 letters and digits, no look-alikes, about 39 bits);
-the other types it. Both join the relay room the code names, open a WebRTC data channel, and
-each sends its whole profile in parts; each side merges what it receives exactly as a profile
-file is merged (every game replayed, by game id, so linking twice adds nothing), then says
-``got``. The link is done when both sides have their copy. The relay only introduces the two
-devices; the profiles never pass through it.
+One device shows a code (``K7MQ-2XRT``: 8 letters and digits, no look-alikes); the other types
+it. Its first half names the relay room both devices join (`room_for`); its second half is a
+secret that never leaves either device (`secret_of`). They open a WebRTC data channel, and
+before a byte of a profile moves each proves to the other that it knows the secret
+(`Handshake`); then each sends its whole profile in parts and merges what it receives exactly
+as a profile file is merged (every game replayed, by game id, so linking twice adds nothing),
+then says ``got``. The link is done when both sides have their copy. The relay only introduces
+the two devices; the profiles never pass through it.
+
+Who can take a profile, or slip in a forged one? The relay sees the room, so its operator (or
+anyone it shows the room) may join it and connect first, to either device. The secret half
+is 4 of 31 characters: 31**4 = 923,521 values (19.8 bits). The proof is a PAKE (CPace, in
+RFC 3526's 2048-bit group): what a device sends an impostor lets it check the one guess of
+the secret it made when it spoke, no other, so nothing can be tried offline; and a failed
+check stops the link on that device, which says so. One guess per device, two per code
+shown: a chance of 2 in 923,521 (2.2e-6), and each miss is seen. A MAC of the secret sent
+to the other end (committed to first or not) would not do: whoever gets one tries all
+923,521 secrets in a second, then poses as either device. The proof also covers both ends'
+DTLS certificate fingerprints (each read from the connection's SDPs; DTLS makes each peer
+hold its certificate's key), so a relay that connects each device to itself instead of to
+the other, passing the handshake along, fails it too. The room half (19.8 bits too) keeps
+links apart; a stranger who does not see room names tries at most 60 a minute from one
+address (the relay's ``--max-joins-per-minute``), and finding one only buys it a guess.
 
 >>> a, b = Transfer('{"v": 2}'), Transfer('{"v": 2, "games": []}')
 >>> for text in a.outgoing():
 ...     b.receive(text)
 >>> b.received, b.take_replies() == [ack()]
 ('{"v": 2}', True)
->>> b.receive('{"v": 1, "type": "part", "index": 9, "count": 1, "data": ""}')
+>>> b.receive('{"v": 2, "type": "part", "index": 9, "count": 1, "data": ""}')
 Traceback (most recent call last):
 ...
 game.errors.ParseError: a profile part is out of order
@@ -21,7 +38,10 @@ game.errors.ParseError: a profile part is out of order
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -30,15 +50,24 @@ from game.errors import ParseError
 
 from ..net.signal_code import RELAY_DOWN
 
-VERSION = 1
+VERSION = 2                                      # 2: the handshake before the profiles
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone
 CODE_LENGTH = 8
+ROOM_CHARS = 4                                   # the code's first half names the room, the rest is the secret
 PART_CHARS = 16_000                              # well under every browser's message size
 MAX_PROFILE_CHARS = 4_000_000                    # as for a profile file
 MAX_PARTS = MAX_PROFILE_CHARS // PART_CHARS + 1
 LINK_MINUTES = 10                                # a code stops working after this
+PROOF_SECONDS = 20                               # the typing device waits this long for the other's proof
+DESCRIBED_WAIT = 0.05                            # seconds between looks at a new channel's SDPs...
+DESCRIBED_TRIES = 100                            # ...until they are there (5 s)
 NO_RELAY = ("Linking needs the relay, which cannot be reached from here. Move your profile with "
             "“Save to a file” and “Load from a file” instead.")
+REFUSED_SHOWN = ("Someone else tried to use this code (or it was mistyped on your other device), so this "
+                 "device stopped the link and sent nothing. Show a new code to try again.")
+REFUSED_TYPED = ("The device this code led to could not prove it shows the same code: a typo, or someone "
+                 "else trying to use it. This device stopped the link and sent nothing. Check the code, "
+                 "or show a new one on your other device.")
 
 
 def new_code() -> str:
@@ -65,12 +94,175 @@ def read_code(text: str) -> str:
 
 
 def room_for(code: str) -> str:
-    """The relay room both devices join for ``code``."""
-    return "link-" + code.replace("-", "")
+    """The relay room both devices join for ``code``: named by its first half only.
+
+    >>> room_for("K7MQ-2XRT"), room_for("K7MQ-AB34")
+    ('link-K7MQ', 'link-K7MQ')
+    """
+    return "link-" + code.replace("-", "")[:ROOM_CHARS]
+
+
+def secret_of(code: str) -> str:
+    """The half of ``code`` that never leaves the device: what the `Handshake` proves.
+
+    >>> secret_of("K7MQ-2XRT")
+    '2XRT'
+    """
+    return code.replace("-", "")[ROOM_CHARS:]
 
 
 def ack() -> str:
     return json.dumps({"v": VERSION, "type": "got"})
+
+
+class OtherVersion(ParseError):
+    """The other device runs another version of the game."""
+
+
+def read_message(text, allowed: int = PART_CHARS * 2 + 200) -> dict:
+    """A link message as a dict with our ``v``; `ParseError` for anything else."""
+    if not isinstance(text, str) or len(text) > allowed:
+        raise ParseError("a link message is too long")
+    data = loads(text, "a link message", max_depth=1)
+    if not isinstance(data, dict) or data.get("v") != VERSION:
+        raise OtherVersion("the other device runs another version: reload both pages")
+    return data
+
+
+# -- proving that the other device knows the secret: CPace (a PAKE) over both DTLS fingerprints --
+
+P = int(  # RFC 3526's 2048-bit MODP group: a safe prime, p = 2q + 1 with q prime
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+    "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+    "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F"
+    "83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
+    "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
+    "15728E5A8AACAA68FFFFFFFFFFFFFFFF", 16)
+EXPONENT_BITS = 256          # twice the group's strength (about 112 bits), as RFC 3526 advises
+SHARE = re.compile(r"[0-9a-f]{512}")
+PROOF = re.compile(r"[0-9a-f]{64}")
+
+
+def _digest(label: bytes, *parts: bytes) -> bytes:
+    """SHA-256 of ``label`` and each part, each part's length first (no two inputs run together)."""
+    digest = hashlib.sha256(label)
+    for part in parts:
+        digest.update(len(part).to_bytes(4, "big") + part)
+    return digest.digest()
+
+
+def generator(secret: str, channel: tuple[str, str]) -> int:
+    """CPace's generator: the secret and this channel hashed onto the group of prime order q
+    (2,304 bits reduced mod p, then squared), so no one knows its logarithm to another's.
+
+    >>> generator("2XRT", ("AA", "BB")) == generator("2XRT", ("AA", "BB")) != generator("2XRX", ("AA", "BB"))
+    True
+    """
+    seed = _digest(b"cribbage device link: generator", secret.encode(), *(f.encode() for f in channel))
+    wide = b"".join(hashlib.sha256(seed + bytes([n])).digest() for n in range(9))
+    return pow(int.from_bytes(wide, "big") % P, 2, P)
+
+
+def channel_of(showing: bool, local: list, remote: list) -> tuple[str, str]:
+    """(the showing device's certificate fingerprint, the typing device's), from the
+    `web.net.identity.fingerprints` of this connection's local and remote SDP; `ParseError`
+    unless each names exactly one SHA-256 certificate.
+
+    >>> channel_of(False, [("sha-256", "AA")], [("sha-256", "BB"), ("sha-256", "BB")])
+    ('BB', 'AA')
+    >>> channel_of(True, [("sha-256", "AA")], [("sha-256", "BB"), ("sha-1", "CC")])
+    Traceback (most recent call last):
+    ...
+    game.errors.ParseError: the connection does not name one certificate at each end
+    """
+    def only(found: list) -> str:
+        values = {value for _, value in found}
+        if len(values) != 1 or any(algorithm != "sha-256" for algorithm, _ in found):
+            raise ParseError("the connection does not name one certificate at each end")
+        return values.pop()
+    mine, theirs = only(local), only(remote)
+    return (mine, theirs) if showing else (theirs, mine)
+
+
+class Handshake:
+    """One device's side of proving, on a new channel, that both ends know the code's secret.
+
+    Each sends a ``share``: the `generator` of the secret and the channel, to a fresh random
+    power (it says nothing of the secret: any share is as likely under every secret). Each
+    then derives the key from the other's share, to its own power (the same on both ends only
+    if both used the same secret and see the same channel), and the typing device sends its
+    ``proof``, a MAC under that key; the showing device checks it and only then sends its own.
+    An impostor's share holds one guess of the secret, and a proof tells whether that guess
+    was right, no other: the showing device, which may hear several connections at once,
+    gives none before it has checked the impostor's (wrong: the link ends); the typing
+    device, which talks with one at a time, ends the link unless the proof it gets back is
+    right (``committed``: this side has sent its proof). ``ok``: the other side's proof
+    checked out. `receive` raises `ParseError` for anything but the next step.
+
+    >>> shown = Handshake("2XRT", True, ("AA", "BB"))
+    >>> typed = Handshake("2XRT", False, ("AA", "BB"))
+    >>> shown.receive(typed.opening()), typed.committed
+    ([], False)
+    >>> [proof] = typed.receive(shown.opening())
+    >>> [answer] = shown.receive(proof)
+    >>> typed.receive(answer), shown.ok, typed.ok
+    ([], True, True)
+    """
+
+    def __init__(self, secret: str, showing: bool, channel: tuple[str, str]):
+        self.showing, self.channel = showing, channel
+        self.base = generator(secret, channel)
+        self.exponent = secrets.randbelow(2**EXPONENT_BITS - 1) + 1
+        self.share = pow(self.base, self.exponent, P)
+        self.key: bytes | None = None
+        self.committed = False
+        self.ok = False
+
+    def opening(self) -> str:
+        """The first message: our share."""
+        return json.dumps({"v": VERSION, "type": "share", "share": f"{self.share:0512x}"})
+
+    def receive(self, text) -> list[str]:
+        """The other device's next message; what to send back."""
+        data = read_message(text, 1000)
+        kind = data.get("type")
+        if kind == "share" and self.key is None and set(data) == {"v", "type", "share"}:
+            self.key = self._key(data["share"])
+            if self.showing:
+                return []
+            self.committed = True
+            return [self._proof("typed")]
+        if kind == "proof" and self.key is not None and not self.ok and set(data) == {"v", "type", "proof"}:
+            mine, theirs = ("shown", "typed") if self.showing else ("typed", "shown")
+            claimed = data["proof"]
+            if not (isinstance(claimed, str) and PROOF.fullmatch(claimed)
+                    and hmac.compare_digest(claimed, self._mac(theirs))):
+                raise ParseError("the other device does not know this code")
+            self.ok = True
+            if not self.showing:
+                return []
+            self.committed = True
+            return [self._proof(mine)]
+        raise ParseError("the other device did not follow the link's handshake")
+
+    def _key(self, text) -> bytes:
+        if not (isinstance(text, str) and SHARE.fullmatch(text)):
+            raise ParseError("the other device's share is damaged")
+        theirs = int(text, 16)
+        if not 1 < theirs < P - 1:          # 0, 1 and -1 would make the key independent of the secret
+            raise ParseError("the other device's share is damaged")
+        # To twice our power: a share outside the group of order q (times -1) is taken into it.
+        shared = pow(theirs, 2 * self.exponent, P)
+        shown, typed = (self.share, theirs) if self.showing else (theirs, self.share)
+        return _digest(b"cribbage device link: key", *(f.encode() for f in self.channel),
+                       *(n.to_bytes(256, "big") for n in (shown, typed, shared)))
+
+    def _mac(self, who: str) -> str:
+        return hmac.new(self.key, b"cribbage device link: proof from the device that " + who.encode() +
+                        b" the code", hashlib.sha256).hexdigest()
+
+    def _proof(self, who: str) -> str:
+        return json.dumps({"v": VERSION, "type": "proof", "proof": self._mac(who)})
 
 
 class Transfer:
@@ -104,11 +296,7 @@ class Transfer:
         return out
 
     def receive(self, text) -> None:
-        if not isinstance(text, str) or len(text) > PART_CHARS * 2 + 200:
-            raise ParseError("a link message is too long")
-        data = loads(text, "a link message", max_depth=1)
-        if not isinstance(data, dict) or data.get("v") != VERSION:
-            raise ParseError("the other device runs another version: reload both pages")
+        data = read_message(text)
         if data.get("type") == "got" and set(data) == {"v", "type"}:
             self.acked = True
             return
@@ -143,17 +331,25 @@ class Linker:
     """Runs one device link at a time for the settings screen.
 
     ``host_net`` / ``guest_net`` make the connection (`web.net.transport.HostNet` / `GuestNet` in
-    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status)``;
+    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status)``; it
+    also tells a channel's certificate fingerprints, ``fingerprints(*conn) -> (local, remote)``.
     ``screens`` is the `ProfileScreens` whose profile is sent and merged into; ``repaint()``
     redraws; ``later(seconds, fn)`` runs ``fn`` after a while (the code's expiry, the goodbye).
+
+    Every channel that opens gets a `Handshake` once both its SDPs are known (what arrives
+    before then waits); the first whose proof checks out is the peer the profiles are swapped
+    with, and any handshake that fails stops the link on this device.
     """
 
     def __init__(self, screens, host_net, guest_net, repaint, later):
         self.screens, self.host_net, self.guest_net = screens, host_net, guest_net
         self.repaint, self.later = repaint, later
         self.net = None
+        self.code, self.showing = "", False
         self.transfer: Transfer | None = None
-        self.peer = None            # the connection we swap with (the first that opened)
+        self.checks: dict[tuple, Handshake] = {}   # channels still proving they know the code
+        self.early: dict[tuple, list] = {}          # channels whose SDPs are not known yet: what they sent
+        self.peer = None            # the channel we swap with (the first that proved it)
         self.connected = False
         self.merged = False
         self.news = ""              # what the merge brought, in words
@@ -181,26 +377,81 @@ class Linker:
 
     def _begin(self, code: str, showing: bool, make, status: str) -> None:
         self._stop()
+        self.code, self.showing = code, showing
         self.transfer = Transfer(self.screens.export())
         self.peer, self.connected, self.merged = None, False, False
         self._state(LinkState(code, showing, status))
         transfer = self.transfer
-        self.net = make(room_for(code), self._opened, self._message, self._closed, self._status)
+        made = []
+
+        def current(handler):
+            """``handler``, for this connection's events only: the last link's lingers a second
+            for its goodbye, and a guest's channels all have the same (empty) id."""
+            return lambda *args: self.net is made[0] and handler(*args)
+        self.net = make(room_for(code), current(self._opened), current(self._message), current(self._closed),
+                        current(self._status))
+        made.append(self.net)
         self.net.start()
         self.later(LINK_MINUTES * 60, lambda: self._expire(transfer))
 
     def _opened(self, *conn) -> None:
-        if self.connected:           # someone else with the same code: they get nothing
+        if self.connected or self.transfer is None:     # linked already: anyone else gets nothing
             return
-        self.connected, self.peer = True, conn
-        self._say("Connected: swapping profiles…")
-        for text in self.transfer.outgoing():
-            self._send(text)
+        self.early[conn] = []
+        self._check(conn, self.transfer, DESCRIBED_TRIES)
+
+    def _check(self, conn: tuple, transfer, tries: int) -> None:
+        """Start the handshake on channel ``conn`` once the browser knows both its SDPs."""
+        if transfer is not self.transfer or self.connected or conn not in self.early:
+            return
+        local, remote = self.net.fingerprints(*conn)
+        if not (local and remote) and tries > 0:
+            return self.later(DESCRIBED_WAIT, lambda: self._check(conn, transfer, tries - 1))
+        try:
+            channel = channel_of(self.showing, local, remote)
+        except ParseError:
+            return self._refuse()
+        check = self.checks[conn] = Handshake(secret_of(self.code), self.showing, channel)
+        self._say("Connected: checking that the other device has the same code…")
+        self.net.send(*conn, check.opening())
+        for text in self.early.pop(conn):
+            self._message(*conn, text)
 
     def _message(self, *args) -> None:
         *conn, text = args
-        if not self.connected or tuple(conn) != self.peer:
+        conn = tuple(conn)
+        if self.connected:
+            if conn == self.peer:
+                self._take(text)
             return
+        if conn in self.early:          # its share, before this side could start: kept for then
+            if self.early[conn]:
+                return self._refuse()
+            self.early[conn].append(text)
+            return
+        check = self.checks.get(conn)
+        if check is None:
+            return
+        try:
+            replies = check.receive(text)
+        except OtherVersion:
+            return self.cancel("The other device runs another version of the game: reload both pages.")
+        except ParseError:
+            return self._refuse()
+        for reply in replies:
+            self.net.send(*conn, reply)
+        if check.ok:
+            self.checks.clear()
+            self.early.clear()
+            self.connected, self.peer = True, conn
+            self._say("Connected: swapping profiles…")
+            for part in self.transfer.outgoing():
+                self._send(part)
+        elif check.committed:       # our proof is out: the other's must follow soon
+            self.later(PROOF_SECONDS, lambda: self.checks.get(conn) is check and self._refuse())
+
+    def _take(self, text: str) -> None:
+        """A message from the peer that proved it knows the code: the profile's parts, ``got``."""
         try:
             self.transfer.receive(text)
         except ParseError as bad:
@@ -218,13 +469,21 @@ class Linker:
         if self.transfer.done:
             net, self.net = self.net, None
             self.later(1.0, net.close)      # let the last message leave before closing
-            self._state(LinkState(self.screens.link.code, self.screens.link.showing,
+            self._state(LinkState(self.code, self.showing,
                                   f"Linked: {self.news} here, and the other device has this one's.",
                                   finished=True))
 
-    def _closed(self, *_conn) -> None:
-        if self.transfer is not None and not self.transfer.done and self.connected:
+    def _closed(self, *conn) -> None:
+        conn = tuple(conn)
+        if self.transfer is None or self.transfer.done:
+            return
+        if self.connected and conn == self.peer:
             self.cancel("The other device went away before the link was done. Try again.")
+        elif not self.connected:
+            self.early.pop(conn, None)
+            check = self.checks.pop(conn, None)
+            if check is not None and check.committed:     # it had our proof and did not answer
+                self._refuse()
 
     def _status(self, text: str) -> None:
         if text == RELAY_DOWN:
@@ -239,6 +498,10 @@ class Linker:
             self.cancel(f"The code expired after {LINK_MINUTES} minutes: show a new one.")
 
     # -- helpers --
+
+    def _refuse(self) -> None:
+        """A channel failed the handshake: stop the link here, and say so."""
+        self.cancel(REFUSED_SHOWN if self.showing else REFUSED_TYPED)
 
     def _send(self, text: str) -> None:
         self.net.send(*self.peer, text)
@@ -256,3 +519,5 @@ class Linker:
         if self.net is not None:
             self.net.close()
         self.net, self.transfer, self.connected = None, None, False
+        self.checks.clear()
+        self.early.clear()
