@@ -51,7 +51,7 @@ def shoot(page, name: str, sizes, jpeg_for=()) -> None:
 
 
 def shoot_the_play_s_end(page, site: str, save: str, name: str, sizes, jpeg_for) -> None:
-    """The beat between the play's last card and the show (web.table.play_end), which lasts
+    """The beat between the play's last card and the show (web.table.screen), which lasts
     2.2 s at the slow pace: the game is loaded again for each size."""
     for size in sizes:
         load(page, site, save)

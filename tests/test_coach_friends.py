@@ -93,7 +93,7 @@ def play_to_one_move(wire: Wire, rng) -> None:
     """`play_to_the_end`'s loop, one move at a time."""
     from test_host import guest_move
     wire.pump()
-    while wire.host.show:
+    while wire.host.seat_screen.show:
         wire.host.command("continue")
     view = wire.table.session.view(0)
     if view.legal:

@@ -27,9 +27,9 @@ from web.profile.stats import compute
 def play(ctl: Controller, hint_every_turn: bool = False) -> None:
     """Play the player's seat (the first two cards, the highest playable card) to the end."""
     for _ in range(3000):
-        if ctl.session.state.phase == "over" and not ctl.show:
+        if ctl.session.state.phase == "over" and not ctl.seat_screen.show:
             return
-        if ctl.show:
+        if ctl.seat_screen.show:
             ctl.command("continue")
         elif ctl.bot_waiting():
             ctl.bot_step()
@@ -55,7 +55,7 @@ def table(seed=5, coach=True) -> Controller:
 def test_a_hint_shows_the_best_discard_and_is_kept_with_the_game():
     ctl = table()
     ctl.command("key", "h")
-    assert not ctl.error and ctl.announcement.startswith("Hint: throw")
+    assert not ctl.error and ctl.seat_screen.announcement.startswith("Hint: throw")
     hint = ctl.current_hint()
     assert hint.kind == "discard" and ctl.session.hints == [ctl.view().state_id]
     html = render(ctl)
@@ -83,10 +83,10 @@ def test_reviews_follow_each_show_and_the_verdict_sums_them_up():
     ctl = table(seed=8)
     seen = []
     for _ in range(3000):
-        if ctl.session.state.phase == "over" and not ctl.show:
+        if ctl.session.state.phase == "over" and not ctl.seat_screen.show:
             break
-        if ctl.show:
-            if ctl.play_end is not None:    # the beat before the show: as the page, open it first
+        if ctl.seat_screen.show:
+            if ctl.seat_screen.play_end is not None:    # the beat before the show: as the page, open it first
                 ctl.command("continue")
             while ctl.coach_waiting():
                 run(ctl.coach_thinking())
@@ -225,12 +225,12 @@ def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_revie
     steps = sum(1 for _ in ctl.coach_thinking())
     assert steps == 15 and ctl.coach.pending() is None             # one step per way to throw two
     ranked = ctl.coach.ranked[choice]
-    while not ctl.show:
+    while not ctl.seat_screen.show:
         if ctl.bot_waiting():
             ctl.bot_step()
         else:
             ctl.command("play", str(ctl.view().legal[-1].card))
-    ctl.open_show()        # (the page does, a beat after the play's end: web.table.play_end)
+    ctl.seat_screen.open_show()        # (the page does, a beat after the play's end: web.table.screen)
     assert ctl.hand_review() is None and 'data-testid="coach-review"' not in render(ctl)
     assert ctl.coach.pending() == ("draw", 1)
     assert sum(1 for _ in ctl.coach_thinking()) == 0              # ranked already: no search

@@ -94,10 +94,10 @@ class Flaky:
         view = self.guest.view()
         if view is None or not view.legal or self.guest.pending or self.guest.screen != "table":
             return
-        self.guest.show = ()
+        self.guest.seat_screen.show = ()
         action = view.legal[len(self.sent_moves) % len(view.legal)]
         if action.kind == "discard":
-            self.guest.selected = set()
+            self.guest.seat_screen.selected = set()
             for card in action.cards:
                 self.guest.command("select", str(card))
             self.guest.command("confirm-discard")
@@ -119,7 +119,7 @@ class Flaky:
             return
         legal = session.view(0).legal
         if legal:
-            self.host._act(legal[0])
+            self.host.move(legal[0])
         self.collect()
 
     def tick(self) -> None:

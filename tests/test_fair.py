@@ -319,7 +319,7 @@ def test_late_or_away_friends_are_named_and_the_away_one_sees_why():
     gus = wire.guests.pop("conn-1")
     wire.host.command("stand-in", "1:easy")
     while wire.table.session.state.hand_no < 2:           # ... while hand 3 is shuffled and dealt without him
-        while wire.host.show:
+        while wire.host.seat_screen.show:
             wire.host.command("continue")
         if not guest_move(wire.guests["conn-2"], rng):
             if wire.host.bot_waiting():
@@ -534,7 +534,7 @@ def test_a_host_flooding_rounds_cannot_grow_a_guests_memory():
         gus.receive(protocol.fair_commit(Round(game, hand, commitment(f"{n:064x}"), (), ())))
     edit_rounds(wire, lambda r, state: dict(r, game=rng.randrange(10**9)))
     for _ in range(20):
-        while wire.host.show:
+        while wire.host.seat_screen.show:
             wire.host.command("continue")
         legal = wire.table.session.view(0).legal
         if not guest_move(gus, rng) and legal:

@@ -86,7 +86,7 @@ class Wire:
 
     def host_act(self, action):
         before = self.table.session.state
-        self.host._act(action)
+        self.host.move(action)
         self.deliver(before)
 
 
@@ -173,7 +173,7 @@ def play_to_the_end(wire, rng, check=True):
         if wire.host.bot_waiting():
             wire.host_step()
             continue
-        while wire.host.show:
+        while wire.host.seat_screen.show:
             wire.host.command("continue")
         view = wire.table.session.view(0)
         if view.legal and wire.host.levels()[0] is None:
@@ -187,7 +187,7 @@ def play_to_the_end(wire, rng, check=True):
 
 def guest_move(guest, rng) -> bool:
     """A guest reads the show on, then makes a random legal move if it has one: whether it moved."""
-    while guest.show:
+    while guest.seat_screen.show:
         guest.command("continue")
     mine = guest.view()
     if mine is None or not mine.legal or guest.pending:
@@ -225,7 +225,7 @@ def test_full_games_leak_no_hidden_card_and_no_seed(players, bots, seed):
     for conn, guest in wire.guests.items():
         seat = guest.seat
         assert guest.view() == wire.table.session.view(seat)
-        assert guest.log() == wire.table.session.log
+        assert guest.seat_screen.log == wire.table.session.log
         # ... and keeps the game in its own history, replayed from the host's record.
         record = guest.finished
         assert record is not None and record.seat == seat and record.mode == "friends"
@@ -257,7 +257,7 @@ def test_a_guest_reconnects_to_the_same_seat_with_its_token():
     again = wire.join("a2", "Gus (new tab)", token=token)
     assert again.seat == seat and again.view() == wire.table.session.view(seat)
     assert again.names()[seat] == "Gus" and wire.table.online(seat)
-    assert again.log() == wire.table.session.log
+    assert again.seat_screen.log == wire.table.session.log
 
 
 def test_a_stale_connection_is_replaced_by_the_new_one():

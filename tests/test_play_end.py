@@ -1,4 +1,4 @@
-"""The table drawn for a beat before the show (web.table.play_end) is the engine's own table
+"""The table drawn for a beat before the show (web.table.screen) is the engine's own table
 at the moment the play ended: checked against the engine's working table, caught just before
 its last reset, over random whole hands at 2, 3 and 4 players, from every seat."""
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from game import engine
 from game.engine import Config, apply, legal_actions, new_game
 from game.view import view
-from web.table.play_end import pegs_of, play_end
+from web.table.screen import pegs_of, play_end
 
 
 def hand_to_its_end(players: int, seed: int, monkeypatch):
@@ -91,9 +91,9 @@ def test_the_host_and_each_guest_see_the_play_s_end_from_their_seats(monkeypatch
         wire.pump()
     state_id = wire.table.session.state.state_id
     for seat, seen in enumerate([wire.host, *guests]):
-        assert seen.show and seen.play_end == replace(view(caught[0], seat), state_id=state_id,
+        assert seen.seat_screen.show and seen.seat_screen.play_end == replace(view(caught[0], seat), state_id=state_id,
                                                       turn=None, legal=())
         html = render(seen)
         assert "The show is next" in html and 'data-testid="pile"' in html and 'data-testid="show"' not in html
         seen.command("continue")               # (the page does, a beat later)
-        assert seen.show and seen.play_end is None and 'data-testid="show"' in render(seen)
+        assert seen.seat_screen.show and seen.seat_screen.play_end is None and 'data-testid="show"' in render(seen)

@@ -8,7 +8,8 @@ import pytest
 
 from game.engine import DISCARDING, PLAYING
 from game.errors import ParseError
-from web.controller import Controller, clean_prefs
+from web.controller import Controller
+from web.seat import clean_prefs
 from web.render import render
 from web.session import Session
 
@@ -23,7 +24,7 @@ def start(players=2, level="easy", target=61, seed=1):
 def step(ctl):
     """One move: read the show, let a bot move, or act for the player with the first cards."""
     view = ctl.view()
-    if ctl.show:
+    if ctl.seat_screen.show:
         ctl.command("continue")
     elif ctl.bot_waiting():
         ctl.bot_step()
@@ -38,25 +39,25 @@ def step(ctl):
 
 def to_the_show(ctl):
     """Play until the show is on the table: the move that ends the play, then the beat the
-    page waits before it opens the show (web.table.play_end)."""
-    while not ctl.show:
+    page waits before it opens the show (web.table.screen)."""
+    while not ctl.seat_screen.show:
         step(ctl)
-    assert ctl.play_end is not None
-    ctl.open_show()
+    assert ctl.seat_screen.play_end is not None
+    ctl.seat_screen.open_show()
 
 
 def on_table(ctl):
     """The view the table shows, and whether it shows the show: in the beat before the show,
     the play's end."""
-    if ctl.play_end is not None:
-        return ctl.play_end, False
-    return ctl.view(), bool(ctl.show)
+    if ctl.seat_screen.play_end is not None:
+        return ctl.seat_screen.play_end, False
+    return ctl.view(), bool(ctl.seat_screen.show)
 
 
 def play_through(ctl, check=lambda ctl, html: None):
     """Play the player's seat with the first legal cards, reading the show, to the end."""
     for _ in range(5000):
-        if ctl.is_over() and not ctl.show:
+        if ctl.is_over() and not ctl.seat_screen.show:
             return
         step(ctl)
         check(ctl, render(ctl))
@@ -92,7 +93,7 @@ def test_unplayable_cards_are_disabled_and_refused():
         while not ctl.is_over():
             view = ctl.view()
             blocked = [c for c in view.hand if c.value + view.count > 31]
-            if view.phase == PLAYING and view.turn == 0 and blocked and not ctl.show:
+            if view.phase == PLAYING and view.turn == 0 and blocked and not ctl.seat_screen.show:
                 html = render(ctl)
                 assert re.search(rf'data-card="{blocked[0]}"[^>]*disabled', html)
                 ctl.command("play", str(blocked[0]))
@@ -108,10 +109,10 @@ def test_the_show_waits_for_the_player_and_lists_every_item():
     assert not ctl.bot_waiting()          # the bots wait while the show is read
     html = render(ctl)
     assert 'data-testid="show"' in html
-    for event in ctl.show:
+    for event in ctl.seat_screen.show:
         assert event.breakdown.spoken() in html.replace("&#x27;", "'")
     ctl.command("key", "Enter")
-    assert not ctl.show
+    assert not ctl.seat_screen.show
 
 
 def test_names_are_text_not_markup_and_bad_input_is_a_message():
@@ -130,7 +131,7 @@ def test_keyboard_selects_and_confirms():
     ctl = start()
     ctl.command("key", "1")
     ctl.command("key", "2")
-    assert len(ctl.selected) == 2
+    assert len(ctl.seat_screen.selected) == 2
     ctl.command("key", "Enter")
     assert ctl.view().has_discarded[0]
 
@@ -163,45 +164,45 @@ def test_the_hand_follows_the_sort_preference():
     shown = re.findall(r'data-card="(\w\w)"', hand)
     assert shown == [str(c) for c in sorted(ctl.view().hand, key=lambda c: ("CDHS".index(c.suit), c.rank))]
     ctl.command("key", "1")
-    assert {str(c) for c in ctl.selected} == {shown[0]}
+    assert {str(c) for c in ctl.seat_screen.selected} == {shown[0]}
 
 
 def test_the_play_s_last_point_is_said_before_the_show():
     ctl = start()
-    while not ctl.show:
+    while not ctl.seat_screen.show:
         step(ctl)
-    assert ctl.show_intro, "how the play ended is shown with the show"
+    assert ctl.seat_screen.show_intro, "how the play ended is shown with the show"
     # First the play's end, for a beat: the last card on the pile, its points said and pegged.
-    ended = ctl.play_end
+    ended = ctl.seat_screen.play_end
     assert ended.hand_sizes == (0, 0) and ended.turn is None and not ended.legal
     last = [step for step in ended.play if step.kind == "play"][-1].card
     html = render(ctl)
     pile = re.search(r'data-testid="pile".*?</div>', html).group(0)
     assert f'data-card="{last}"' in pile and 'data-testid="show"' not in html
-    assert f"{escape(ctl.show_intro[-1])}. The show is next" in html
-    assert ctl.show_intro[-1].split(":")[0] in ctl.announcement and "The show:" not in ctl.announcement
+    assert f"{escape(ctl.seat_screen.show_intro[-1])}. The show is next" in html
+    assert ctl.seat_screen.show_intro[-1].split(":")[0] in ctl.seat_screen.announcement and "The show:" not in ctl.seat_screen.announcement
     assert not ctl.bot_waiting()
-    ctl.open_show()
-    assert ctl.play_end is None and ctl.announcement.startswith("The show:")
+    ctl.seat_screen.open_show()
+    assert ctl.seat_screen.play_end is None and ctl.seat_screen.announcement.startswith("The show:")
     html = render(ctl)
     assert 'data-testid="last-card"' in html and "overlay" not in html.split('data-testid="show"')[0][-300:]
 
 
 def test_enter_in_the_beat_before_the_show_brings_the_show():
     ctl = start(seed=3)
-    while not ctl.show:
+    while not ctl.seat_screen.show:
         step(ctl)
     ctl.command("key", "Enter")
-    assert ctl.show and ctl.play_end is None and 'data-testid="show"' in render(ctl)
+    assert ctl.seat_screen.show and ctl.seat_screen.play_end is None and 'data-testid="show"' in render(ctl)
     ctl.command("key", "Enter")
-    assert not ctl.show
+    assert not ctl.seat_screen.show
 
 
 def test_the_show_is_on_the_table_at_each_seat():
     ctl = start(players=3)
     to_the_show(ctl)
     html = render(ctl)
-    for event in ctl.show:
+    for event in ctl.seat_screen.show:
         assert f'data-seat="{event.seat}" data-kind="{event.kind}"' in html
 
 
@@ -209,7 +210,7 @@ def test_a_resumed_game_is_not_announced_as_new():
     ctl = start()
     again = Controller(seed_source=lambda: 1)
     again.resume(Session.from_json(ctl.session.to_json()))
-    assert again.announcement.startswith("Game resumed")
+    assert again.seat_screen.announcement.startswith("Game resumed")
 
 
 def test_partners_win_together_and_scores_stop_at_the_game_hole():
@@ -225,7 +226,7 @@ def test_partners_win_together_and_scores_stop_at_the_game_hole():
 def test_the_show_names_the_crib_being_counted_not_the_next_one():
     ctl = start(players=3)
     to_the_show(ctl)
-    dealer = next(event.seat for event in ctl.show if event.kind == "crib")
+    dealer = next(event.seat for event in ctl.seat_screen.show if event.kind == "crib")
     assert ctl.view().dealer != dealer            # the next hand is already dealt
     html = render(ctl)
     whose = "Your crib" if dealer == 0 else f"{ctl.names()[dealer]}’s crib"
@@ -234,7 +235,7 @@ def test_the_show_names_the_crib_being_counted_not_the_next_one():
     assert dealer == 0 or 'badge dealer' in seat.group(0)
     # phones stack the counted hands in counting order
     orders = [int(n) for n in re.findall(r"--show-order:(\d)", html)]
-    assert sorted(orders) == list(range(1, len(ctl.show) + 1))
+    assert sorted(orders) == list(range(1, len(ctl.seat_screen.show) + 1))
 
 
 def test_a_side_is_marked_as_yours_once():

@@ -36,7 +36,7 @@ PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then 
 PROFILE_KEY = "cribbage.profile.v2"
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
-# How long the play's end stays on the table before the show (web.table.play_end): the last
+# How long the play's end stays on the table before the show (web.table.screen): the last
 # card lands, its points are pegged and said. Instant play opens the show in the next task.
 PLAY_END_BEAT = {"slow": 2.2, "normal": 1.6, "fast": 1.0, "instant": 0.0}
 FRAME_PAUSE = 0.05   # seconds: long enough for the browser to draw a frame in between
@@ -362,9 +362,7 @@ class App(FriendsGlue):
 
     def peg_sound(self) -> None:
         """A short click when points are pegged, if the player turned sound on."""
-        view = None
-        if self.ctl.screen == "table" and getattr(self.ctl, "session", True):
-            view = getattr(self.ctl, "play_end", None) or self.ctl.view()   # (pegged a beat before the show)
+        view = self.ctl.seat_screen.table_view if self.ctl.screen == "table" else None   # (pegged a beat before the show)
         total = sum(view.scores) if view is not None else 0
         if total > self._score_total and self.profile.profile.prefs["sound"]:
             try:
@@ -438,11 +436,12 @@ class App(FriendsGlue):
         self._bots_running = True
         try:
             while True:
-                ended = getattr(self.ctl, "play_end", None)
+                seen = self.ctl.seat_screen
+                ended = seen.play_end
                 if ended is not None:
                     await asyncio.sleep(PLAY_END_BEAT[self.speed])
-                    if self.ctl.play_end is ended:
-                        self.ctl.open_show()
+                    if seen.play_end is ended:
+                        seen.open_show()
                         self.after_input()
                         # The coach draws the counted hand's review next: after the show's frame,
                         # or its repaint would make the browser lay the show out at once.
@@ -455,10 +454,10 @@ class App(FriendsGlue):
                     await self._think()
                 elif self.ctl.coach_waiting():
                     await self._think(self.ctl.coach_thinking())
-                elif self.ctl.show and self.ctl.prefs.get("auto_continue"):
-                    shown = self.ctl.show
+                elif seen.show and self.ctl.prefs.get("auto_continue"):
+                    shown = seen.show
                     await asyncio.sleep(AUTO_CONTINUE_AFTER if self.speed != "instant" else 0)
-                    if self.ctl.show is not shown:
+                    if seen.show is not shown:
                         continue
                     self.ctl.command("continue")
                 elif self.profile.review_due():     # an imported game's figures, a hand at a time

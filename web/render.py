@@ -21,24 +21,38 @@ from html import escape
 
 from game.bots import BOT_LEVELS
 
-from .controller import Controller
-from .friends.lobby import render_join, render_lobby, render_rejected
-from .table.render import render_table
+from .coach.view import hint_html, hint_line, review_html, summary_html
+from .table.model import TableModel
+from .table.render import TableParts, render_table
 
 
-def render(ctl: Controller, log_open: bool = True) -> str:
+def render(ctl: TableModel, log_open: bool = True) -> str:
     """The whole app for the current screen. ``log_open``: whether the table's hand history
     is open (closed, its lines are left out: see `web.table.render.log_panel`)."""
     if ctl.screen == "table":
-        return render_table(ctl, log_open)
-    screens = {"start": render_start, "lobby": render_lobby, "join": render_join,
-               "rejected": render_rejected}
+        return render_table(ctl, table_parts(ctl), log_open)
+    if ctl.screen == "start":
+        return render_start(ctl)
+    from .friends import lobby    # (the other screens are a friends table's: loaded with it, web.lazy)
+    screens = {"lobby": lobby.render_lobby, "join": lobby.render_join, "rejected": lobby.render_rejected}
     return screens[ctl.screen](ctl)
+
+
+def table_parts(ctl: TableModel) -> TableParts:
+    """What the coach and a friends table put on the table, as `web.table.render` takes it."""
+    hint, review, game = ctl.current_hint(), ctl.hand_review(), ctl.game_review()
+    coach = hint_html(hint) + (review_html(*review, open_=bool(ctl.seat_screen.shown)) if review else "")
+    friends = {}
+    if ctl.multiplayer:
+        from .friends.lobby import table_parts as friends_parts
+        friends = friends_parts(ctl)
+    return TableParts(hint_line=hint_line(hint), coach=coach, review_jump=review is not None,
+                      summary=summary_html(*game) if game else "", **friends)
 
 
 # ---- start screen ---------------------------------------------------------------------------
 
-def render_start(ctl: Controller) -> str:
+def render_start(ctl: TableModel) -> str:
     prefs = ctl.prefs
 
     def radio(name, value, label):

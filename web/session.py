@@ -99,17 +99,21 @@ class Session:
 
     def bot_think(self):
         """`bot_move` as a generator that yields while the bot thinks (the page pauses there
-        to stay responsive) and returns the events. If the table moved on meanwhile (a person
-        acted, a new game), the thought is dropped and nothing is played: returns ``()``."""
+        to stay responsive) and returns the events (``()``: nothing was played)."""
+        choice = yield from self.bot_choice()
+        return () if choice is None else self.act(*choice)
+
+    def bot_choice(self):
+        """The next bot's move as ``(seat, action)``, thought out in a generator that yields
+        while the bot thinks; None if no bot is to move, or if the table moved on meanwhile (a
+        person acted, a new game): the thought is dropped. The caller plays it."""
         seat = self.bot_to_move()
         if seat is None:
-            return ()
+            return None
         state = self.state
         bot = make_bot(self.bots[seat], seed=state.seed * 4 + seat)
         thought = yield from bot.think(view(state, seat))
-        if self.state is not state:
-            return ()
-        return self.act(seat, thought.action)
+        return None if self.state is not state else (seat, thought.action)
 
     def used_hint(self, state_id: int) -> None:
         """The player asked the coach about the decision at ``state_id`` (kept with the game)."""

@@ -15,7 +15,7 @@ ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="sele
 
 def step(ctl: Controller) -> None:
     view = ctl.view()
-    if ctl.show:
+    if ctl.seat_screen.show:
         ctl.command("continue")
     elif ctl.bot_waiting():
         ctl.bot_step()
@@ -35,10 +35,10 @@ def saves(players: int, seed: int = 7) -> dict[str, str]:
     for _ in range(5000):
         step(ctl)
         view = ctl.view()
-        mine = view.phase == PLAYING and view.turn == 0 and not ctl.show and not ctl.bot_waiting()
+        mine = view.phase == PLAYING and view.turn == 0 and not ctl.seat_screen.show and not ctl.bot_waiting()
         if "play" not in found and mine and len(view.pile) >= players - 1 and view.count < 24:
             found["play"] = ctl.session.to_json()
-        if max(view.scores) >= 108 and view.phase == DISCARDING and not ctl.show and "play" in found:
+        if max(view.scores) >= 108 and view.phase == DISCARDING and not ctl.seat_screen.show and "play" in found:
             found["over"] = ctl.session.to_json()
             return found
     raise RuntimeError("no game")
@@ -88,7 +88,7 @@ def late_pile(players: int) -> str:
         for _ in range(400):
             step(ctl)
             view = ctl.view()
-            if view.phase == PLAYING and view.turn == 0 and not ctl.show and not ctl.bot_waiting() \
+            if view.phase == PLAYING and view.turn == 0 and not ctl.seat_screen.show and not ctl.bot_waiting() \
                     and len(view.pile) >= 4 and len(view.hand) <= 2:
                 return ctl.session.to_json()
     raise RuntimeError("no long pile")

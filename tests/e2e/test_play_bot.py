@@ -275,7 +275,7 @@ def test_the_hand_history_is_drawn_when_opened(page, site):
 def test_the_last_card_stays_on_the_pile_for_a_beat_before_the_show(page, site):
     """At the normal pace, the move that ends the play leaves the table as the play ended for a
     beat: the last card on the pile, its point said in the status, no show yet. The show then
-    opens by itself (web.table.play_end)."""
+    opens by itself (web.table.screen)."""
     load(page, site, saves(2)["play"])
     page.goto(site)                          # (the normal pace)
     wait_ready(page)

@@ -3,16 +3,21 @@ cannot be missed when a check fails, and a plain word on what the check proves. 
 (HTML text); the verdicts are `web.friends.fair_guest`'s
 (`web.friends.verdicts`).
 
->>> class Guest: hosting = False; fair = None
->>> fair_strip(Guest())
+>>> from web.friends.guest import GuestController
+>>> fair_strip(GuestController("room-0123456789"))
 ''
 """
 
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from .verdicts import ALARM, UNCHECKED, VERIFIED
+
+if TYPE_CHECKING:
+    from .guest import GuestController
+    from .host_controller import HostController
 
 WORDS = {VERIFIED: ("✓", "deal verified"), ALARM: ("⚠", "check failed"),
          UNCHECKED: ("–", "checked, without your share in it"), "pending": ("…", "secret not revealed yet")}
@@ -22,11 +27,9 @@ PROVES = ("Each hand's deck is shuffled from the host's secret, locked in before
           "host's browser, which holds them all during the hand.")
 
 
-def fair_strip(ctl) -> str:
+def fair_strip(ctl: GuestController) -> str:
     """Under the scores: the alarm if any check failed, else the latest hand's mark."""
-    watch = getattr(ctl, "fair", None)
-    if watch is None:
-        return ""
+    watch = ctl.fair
     if watch.alarms:
         reasons = "".join(f"<li>{escape(reason)}</li>" for reason in watch.alarms[-3:])
         return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
@@ -45,17 +48,19 @@ def fair_strip(ctl) -> str:
             f'✓ Deal of hand {done[-1] + 1} verified</div>')
 
 
-def fair_panel(ctl) -> str:
-    """In the chat column: every hand's mark and what the check proves."""
-    if getattr(ctl, "hosting", False):
-        table = ctl.table
-        bots = any(s.kind == "bot" for s in table.seats)
-        note = ("Your friends' browsers check every deal after each hand." +
-                (" The bots' shares of the shuffle come from your browser, fixed by your secret." if bots else ""))
-        return (f'<details class="fair" data-testid="fair-deal"><summary>Fair deal</summary>'
-                f'<p class="hint">{escape(note)}</p></details>')
-    watch = getattr(ctl, "fair", None)
-    if watch is None or ctl.table is None or not ctl.table["started"]:
+def host_fair_panel(ctl: HostController) -> str:
+    """In the host's chat column: who checks the deal, and where the bots' shares come from."""
+    bots = any(s.kind == "bot" for s in ctl.table.seats)
+    note = ("Your friends' browsers check every deal after each hand." +
+            (" The bots' shares of the shuffle come from your browser, fixed by your secret." if bots else ""))
+    return (f'<details class="fair" data-testid="fair-deal"><summary>Fair deal</summary>'
+            f'<p class="hint">{escape(note)}</p></details>')
+
+
+def fair_panel(ctl: GuestController) -> str:
+    """In a guest's chat column: every hand's mark and what the check proves."""
+    watch = ctl.fair
+    if ctl.table is None or not ctl.table["started"]:
         return ""
     items = []
     for hand, verdict, reasons in watch.marks():

@@ -97,7 +97,7 @@ class HostTable(FairRounds):
         self.outbox: list[tuple[object, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
         self.on_drop = None              # called with each drop's line ("conn: reason") as it is kept
-        self.on_move = None              # called with (events, the state before) after a guest's move
+        self.on_change = None            # called with the events of every move (`act`): the host's screen
         self.on_begin = None             # called when a game begins (its first hand is dealt)
         self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
         self.games = 0                   # games begun at this table, numbering the fair deal's rounds
@@ -274,15 +274,20 @@ class HostTable(FairRounds):
             self.drop(conn, f"state {state_id} is not the current state {state.state_id}")
             self.send(conn, protocol.error(MOVED_ON))
             return self.send_view(seat, (), full=False)
-        starter = state.starter
         try:
-            events = self.session.act(seat, action)
+            self.act(seat, action)
         except (IllegalActionError, ParseError) as refused:
             self.send(conn, protocol.error(str(refused)))
             return self.drop(conn, str(refused))
-        self.changed(events, starter)
-        if self.on_move is not None:
-            self.on_move(events, state)
+
+    def act(self, seat: int, action) -> tuple:
+        """Every move at this table, whoever makes it (the host, a bot or a guest): applied to
+        the one session, then each guest gets its view and the host's screen its events."""
+        events = self.session.act(seat, action)
+        self.changed(events)
+        if self.on_change is not None:
+            self.on_change(events)
+        return events
 
     # -- the host's own commands --
 
@@ -404,7 +409,7 @@ class HostTable(FairRounds):
 
     # -- after a move (a guest's, the host's or a bot's) --
 
-    def changed(self, events, starter=None) -> None:
+    def changed(self, events) -> None:
         """Send every guest its view after ``events``; goes and scores also go to the chat."""
         names = self.session.names
         for event in events:

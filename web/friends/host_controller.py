@@ -1,6 +1,7 @@
-"""The host's screen at a table with friends: the local `Controller` (the host is seat 0)
-extended with the lobby, remote seats, chat, bots standing in, and a `HostTable` that every
-move is reported to, so each guest gets its own view. Pure Python.
+"""The host's screen at a table with friends: the bot table's seat (the host is seat 0, the
+session is the `HostTable`'s) with the lobby, remote seats, chat and bots standing in. Every
+move, the host's own, a bot's or a guest's, goes through `HostTable.act`, which sends each
+guest its view and tells this screen. Pure Python.
 
 >>> from web.friends.host import HostTable
 >>> table = HostTable("room-0123456789", 2, 61, "Ann")
@@ -11,10 +12,14 @@ move is reported to, so each guest gets its own view. Pure Python.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from game.actions import Action
 from game.errors import ParseError
-from game.view import view as seat_view
 
 from ..controller import Controller
+from ..seat import SeatTable
 from .host import HostTable
 
 
@@ -25,8 +30,6 @@ class HostController(Controller):
     def __init__(self, table: HostTable, seed_source, prefs: dict | None = None):
         super().__init__(seed_source, prefs)
         self.table = table
-        self.seat = 0
-        self.link = ""       # the relay's state in words, set by the glue
         self.invite = ""     # the invite link, set by the glue
         self.pin = ""        # the table's identity in the invite link (web.net.identity), set by the glue
         self.key_pin = ""    # ... and its relay path key's (web.net.relay_path)
@@ -34,11 +37,13 @@ class HostController(Controller):
         self.relay_down = False   # no relay answers: friends need a code invite (set by the glue)
         self.code_link = ""       # the latest code invite's link (offer inside), set by the glue
         self.code_note = ""       # how the latest code invite is going, in words
+        self.utc_offset = 0       # the viewer's minutes from UTC, for the chat's times (set by the glue)
+        self.link = ""            # the relay's state in words, set by the glue
         self.session = table.session
-        table.on_move = self._guest_moved  # a guest's move: update the host's screen too
-        table.on_begin = self._began       # the guests have added to the first shuffle
+        table.on_change = self.saw          # every move at the table, whoever made it
+        table.on_begin = self._began        # the guests have added to the first shuffle
         if table.started:
-            self._reset_screen()
+            self.begin("Table resumed.")
         else:
             self.screen = "lobby"
 
@@ -61,53 +66,67 @@ class HostController(Controller):
     def presence(self) -> list[bool]:
         return [self.table.online(seat) for seat in range(self.table.players)]
 
+    def seats(self) -> list[dict]:
+        """The table's seats as the lobby and the players list show them."""
+        return [self.table.seat_json(seat) for seat in range(self.table.players)]
+
+    def table_config(self) -> tuple[int, int]:
+        return self.table.players, self.table.target
+
     def can_resume(self) -> bool:
         return False
 
     def bot_waiting(self) -> bool:
         return self.session is not None and super().bot_waiting()
 
-    def _take(self, events, before) -> None:
-        super()._take(events, before)
-        self.table.changed(events, before.starter)
-
-    def _guest_moved(self, events, before) -> None:
-        """A guest's move, ``before`` the state it was made on: the table has sent it on."""
-        super()._take(events, seat_view(before, self.seat))
-
     def coach_allowed(self) -> bool:
         return self.table.coach
 
-    def _do_table_coach(self, arg) -> None:
-        self.table.set_coach(arg == "on")
+    # -- moves: one way for all of them --
 
-    def _do_seat(self, arg) -> None:
-        seat, _, level = str(arg).partition(":")
-        self.table.set_seat(int(seat), None if level == "open" else level)
+    def move(self, action: Action) -> None:
+        self.table.act(self.seat, action)
 
-    def _do_remove_seat(self, arg) -> None:
-        self.table.remove(int(arg))
-
-    def _do_start_table(self, _=None) -> None:
-        self.table.start()
-
-    def _do_new_game(self, _=None) -> None:
-        self.table.rematch()
+    def play_for_bot(self, seat: int, action: Action) -> None:
+        self.table.act(seat, action)
 
     def _began(self) -> None:
         self.session = self.table.session
-        self._reset_screen()
+        self.begin("New game.")
 
-    def _do_stand_in(self, arg) -> None:
+    # -- the host's commands --
+
+    def commands(self) -> dict[str, Callable[[Any], None]]:
+        return {**SeatTable.commands(self), "table-coach": self.table_coach, "seat": self.set_seat,
+                "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
+                "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "menu": self.menu}
+
+    def table_coach(self, arg) -> None:
+        self.table.set_coach(arg == "on")
+
+    def set_seat(self, arg) -> None:
+        seat, _, level = str(arg).partition(":")
+        self.table.set_seat(int(seat), None if level == "open" else level)
+
+    def remove_seat(self, arg) -> None:
+        self.table.remove(int(arg))
+
+    def start_table(self, _=None) -> None:
+        self.table.start()
+
+    def rematch(self, _=None) -> None:
+        self.table.rematch()
+
+    def stand_in(self, arg) -> None:
         seat, _, level = str(arg).partition(":")
         self.table.stand_in(int(seat), level or self.prefs["level"])
 
-    def _do_give_back(self, arg) -> None:
+    def give_back(self, arg) -> None:
         self.table.give_back(int(arg))
 
-    def _do_chat(self, form) -> None:
+    def say(self, form) -> None:
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
         self.table.say(0, text)
 
-    def _do_menu(self, _=None) -> None:
+    def menu(self, _=None) -> None:
         raise ParseError("leave the table to change it")

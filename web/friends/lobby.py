@@ -1,6 +1,7 @@
-"""HTML for tables with friends: the lobby, the guest's join form, a refusal, and the chat
-and presence panel. Pure functions of a `HostController` or a `GuestController`; every
-name and chat line is escaped, so it is text, never markup.
+"""HTML for tables with friends: the lobby, the guest's join form, a refusal, the chat and
+presence panel, and what a friends table adds to the table (`table_parts`). Pure functions of a
+`HostController` or a `GuestController` (``ctl.hosting`` says which); every name and chat line
+is escaped, so it is text, never markup.
 
 >>> from web.friends.guest import GuestController
 >>> ctl = GuestController("room-0123456789", name="<b>Bo</b>")
@@ -13,24 +14,27 @@ from __future__ import annotations
 
 import time
 from html import escape
+from typing import TYPE_CHECKING, Union, cast
 
 from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
-from .fair_view import fair_panel
+from .fair_view import fair_panel, fair_strip, host_fair_panel
+
+if TYPE_CHECKING:
+    from .guest import GuestController
+    from .host_controller import HostController
+
+    Friends = Union[GuestController, HostController]
 
 
-def seats_info(ctl) -> list[dict]:
-    """Each seat as the lobby shows it: name, kind, level, online, stand_in."""
-    if getattr(ctl, "hosting", False):
-        return [ctl.table.seat_json(seat) for seat in range(ctl.table.players)]
-    return ctl.known_seats()
+def as_host(ctl: Friends) -> HostController:
+    """The host's controller, where ``ctl.hosting`` says it is one."""
+    return cast("HostController", ctl)
 
 
-def table_config(ctl) -> tuple[int, int]:
-    if getattr(ctl, "hosting", False):
-        return ctl.table.players, ctl.table.target
-    return ctl.table["players"], ctl.table["target"]
+def as_guest(ctl: Friends) -> GuestController:
+    return cast("GuestController", ctl)
 
 
 def clock(at: float, offset_minutes: int) -> str:
@@ -38,8 +42,8 @@ def clock(at: float, offset_minutes: int) -> str:
     return time.strftime("%H:%M", time.gmtime(at + offset_minutes * 60))
 
 
-def seat_tag(ctl, seat: int, info: dict) -> str:
-    me = getattr(ctl, "seat", 0)
+def seat_tag(ctl: Friends, seat: int, info: dict) -> str:
+    me = ctl.seat
     if info["kind"] == "open":
         return "waiting for a friend"
     parts = []
@@ -53,7 +57,7 @@ def seat_tag(ctl, seat: int, info: dict) -> str:
         parts.append(f"a {info['stand_in']} bot plays for now")
     if info["kind"] in ("person", "host") and not info["online"]:
         parts.append("away")
-    path = getattr(ctl, "paths", {}).get(seat)
+    path = ctl.paths.get(seat)
     if path and info["online"]:
         parts.append(path_words(*path))
     return ", ".join(parts)
@@ -72,9 +76,9 @@ def path_words(path: str, rtt_ms: float | None) -> str:
     return f"{words}, {rtt_ms:.0f} ms" if rtt_ms is not None else words
 
 
-def seat_controls(ctl, seat: int, info: dict, started: bool) -> str:
+def seat_controls(ctl: Friends, seat: int, info: dict, started: bool) -> str:
     """The host's buttons for one seat: bots in the lobby, stand-ins during the game."""
-    if not getattr(ctl, "hosting", False) or seat == 0:
+    if not ctl.hosting or seat == 0:
         return ""
     buttons = []
     if not started and info["kind"] in ("open", "bot"):
@@ -100,10 +104,10 @@ def seat_controls(ctl, seat: int, info: dict, started: bool) -> str:
     return f'<span class="controls">{"".join(buttons)}</span>' if buttons else ""
 
 
-def seat_list(ctl, started: bool) -> str:
-    players, _ = table_config(ctl)
+def seat_list(ctl: Friends, started: bool) -> str:
+    players, _ = ctl.table_config()
     rows = []
-    for seat, info in enumerate(seats_info(ctl)):
+    for seat, info in enumerate(ctl.seats()):
         side = seat % 2 if players == 4 else seat
         team = f'<span class="team">team {side + 1}</span>' if players == 4 else ""
         state = "open" if info["kind"] == "open" else "online" if info["online"] else "away"
@@ -116,30 +120,29 @@ def seat_list(ctl, started: bool) -> str:
     return f'<ol class="seat-list" data-testid="seats">{"".join(rows)}</ol>'
 
 
-def render_lobby(ctl) -> str:
-    if not ctl.table:
+def render_lobby(ctl: Friends) -> str:
+    if not ctl.hosting and not as_guest(ctl).table:
         return (f'<section class="start" data-testid="connecting"><h2>Joining the table…</h2>'
-                f'{answer_panel(ctl)}'
+                f'{answer_panel(as_guest(ctl))}'
                 f'{link_status(ctl) or "<p class=hint>Connecting to the host.</p>"}</section>')
-    players, target = table_config(ctl)
-    hosting = getattr(ctl, "hosting", False)
+    players, target = ctl.table_config()
     invite = ""
-    if hosting:
+    if ctl.hosting:
+        host = as_host(ctl)
         invite = (f'<div class="invite"><label class="field" for="invite-link">Invite link: send it to your '
                   f'friends</label><div class="invite-row"><input id="invite-link" readonly '
-                  f'value="{escape(ctl.invite)}" data-testid="invite-link">'
+                  f'value="{escape(host.invite)}" data-testid="invite-link">'
                   f'<button type="button" class="primary" data-action="copy-link" data-testid="copy-link">'
-                  f'Copy</button></div></div>')
-    if hosting:
-        invite += code_invite_panel(ctl)
+                  f'Copy</button></div></div>') + code_invite_panel(host)
     partners = ('<p class="hint">Partners sit opposite: seats 1 and 3 (team 1) play seats 2 and 4 (team 2).</p>'
                 if players == 4 else "")
-    if hosting:
-        waiting = len(ctl.table.open_seats())
-        ready = ctl.table.can_start()
+    if ctl.hosting:
+        table = as_host(ctl).table
+        waiting = len(table.open_seats())
+        ready = table.can_start()
         note = ("Everyone is seated." if ready else
                 f"{waiting} empty seat{'s' if waiting > 1 else ''}: wait for a friend or put a bot there.")
-        if ctl.table.starting:
+        if table.starting:
             note = "Shuffling: each friend's browser adds its own randomness to the deck…"
         start = (f'<div class="actions"><button class="primary" data-action="start-table" data-testid="start-table"'
                  f'{"" if ready else " disabled"}>Start the game</button>'
@@ -165,11 +168,11 @@ def render_lobby(ctl) -> str:
 </div>"""
 
 
-def coach_setting(ctl) -> str:
+def coach_setting(ctl: Friends) -> str:
     """Whether the coach may review each player's hands at this table: the host's choice (off
     unless allowed), which the guests read."""
-    if getattr(ctl, "hosting", False):
-        allowed = ctl.table.coach
+    if ctl.hosting:
+        allowed = as_host(ctl).table.coach
         buttons = "".join(
             f'<button type="button" class="mini{" on" if allowed == on else ""}" data-action="table-coach" '
             f'data-arg="{"on" if on else "off"}" data-testid="table-coach-{"on" if on else "off"}" '
@@ -180,7 +183,7 @@ def coach_setting(ctl) -> str:
                 f'<span class="controls">{buttons}</span>'
                 f'<p class="hint">When allowed, each player sees a review of their own discards and pegging '
                 f'after each show. Nobody sees anyone else\'s cards.</p></div>')
-    if ctl.table.get("coach"):
+    if as_guest(ctl).table.get("coach"):
         words = ("The host allows the coach: after each hand you see a review of your own discards "
                  "and pegging (turn it off in your settings).")
     else:
@@ -188,11 +191,11 @@ def coach_setting(ctl) -> str:
     return f'<p class="hint table-coach" data-testid="table-coach">{words}</p>'
 
 
-def code_invite_panel(ctl, expand: bool | None = None) -> str:
+def code_invite_panel(ctl: HostController, expand: bool | None = None) -> str:
     """The host's invite without a relay: a link with the offer inside, then the friend's answer.
     Open by itself (unless ``expand`` says) when the relay cannot be reached: the plain link
     cannot work then."""
-    down = getattr(ctl, "relay_down", False)
+    down = ctl.relay_down
     in_use = bool(ctl.code_link or ctl.code_note)
     expand = (down if expand is None else expand) or in_use
     why = ('<p class="link-status" role="status" data-testid="relay-down">The relay cannot be reached, '
@@ -221,9 +224,9 @@ def code_invite_panel(ctl, expand: bool | None = None) -> str:
 </details>"""
 
 
-def answer_panel(ctl) -> str:
+def answer_panel(ctl: GuestController) -> str:
     """A guest invited by code: the answer code to send back, until the host connects."""
-    code = getattr(ctl, "answer_code", "")
+    code = ctl.answer_code
     if not code or ctl.table:
         return ""
     return f"""
@@ -235,12 +238,12 @@ def answer_panel(ctl) -> str:
 </div>"""
 
 
-def link_status(ctl) -> str:
-    text = getattr(ctl, "link", "")
+def link_status(ctl: Friends) -> str:
+    text = ctl.link
     return f'<p class="link-status" role="status" data-testid="link-status">{escape(text)}</p>' if text else ""
 
 
-def render_join(ctl) -> str:
+def render_join(ctl: GuestController) -> str:
     return f"""
 <form class="start join" data-testid="join" data-action="join" autocomplete="off">
   <h2>Join a cribbage table</h2>
@@ -256,7 +259,7 @@ def render_join(ctl) -> str:
 </form>"""
 
 
-def render_rejected(ctl) -> str:
+def render_rejected(ctl: GuestController) -> str:
     return f"""
 <section class="start" data-testid="rejected">
   <h2>You can't join this table</h2>
@@ -265,8 +268,8 @@ def render_rejected(ctl) -> str:
 </section>"""
 
 
-def chat_panel(ctl, presence: bool = True) -> str:
-    offset = getattr(ctl, "utc_offset", 0)
+def chat_panel(ctl: Friends, presence: bool = True) -> str:
+    offset = ctl.utc_offset
     lines = []
     for line in ctl.chat[-200:]:
         when = f'<time>{clock(line["at"], offset)}</time>'
@@ -277,14 +280,17 @@ def chat_panel(ctl, presence: bool = True) -> str:
                          f'<span class="text">{escape(line["text"])}</span></li>')
     people = leave = ""
     if presence:
-        what = "Close the table" if getattr(ctl, "hosting", False) else "Leave the table"
+        what = "Close the table" if ctl.hosting else "Leave the table"
         leave = (f'<button type="button" class="secondary small leave" data-action="leave" '
                  f'data-testid="leave-game">{what}</button>')
     if presence and ctl.table:
         people = f'<details class="people" open><summary>Players</summary>{seat_list(ctl, True)}</details>'
-        people += fair_panel(ctl)
-        if getattr(ctl, "hosting", False) and ctl.relay_down:   # a friend who dropped needs a new code
-            people += code_invite_panel(ctl, expand=False)
+        if ctl.hosting:
+            people += host_fair_panel(as_host(ctl))
+            if as_host(ctl).relay_down:   # a friend who dropped needs a new code
+                people += code_invite_panel(as_host(ctl), expand=False)
+        else:
+            people += fair_panel(as_guest(ctl))
     return f"""
 <section class="chat" id="chat-panel" data-testid="chat" aria-label="Table chat">
   {link_status(ctl) if presence else ""}
@@ -299,3 +305,32 @@ def chat_panel(ctl, presence: bool = True) -> str:
   </form>
   {leave}
 </section>"""
+
+
+def chat_jump(ctl: Friends) -> str:
+    """Phones: the table chat sits below the hand, so a bar under the scores shows its latest
+    line and jumps down to it (hidden on wide screens, where the chat is beside the table).
+
+    While the connection is in trouble the bar says so instead, in the same place: the table
+    does not move under the player's thumb, and the hand stays on screen (the copy by the
+    status, `web.table.render.table_link`, is for tablets, which have no bar)."""
+    if ctl.link:
+        return (f'<a class="chat-jump trouble" href="#chat-panel" data-testid="link-bar">'
+                f'<span class="chat-jump-label">Connection</span>'
+                f'<span class="chat-jump-line">{escape(ctl.link)}</span></a>')
+    last = ctl.chat[-1] if ctl.chat else None
+    if last is None:
+        line = "Say something to the table"
+    elif last["system"]:
+        line = escape(last["text"])
+    else:
+        line = f'<b>{escape(last["name"])}:</b> {escape(last["text"])}'
+    return (f'<a class="chat-jump" href="#chat-panel" data-testid="chat-jump">'
+            f'<span class="chat-jump-label">Chat</span><span class="chat-jump-line">{line}</span></a>')
+
+
+def table_parts(ctl: Friends) -> dict[str, str]:
+    """What a friends table adds to the table (`web.table.render.TableParts`): the fair deal's
+    mark under a guest's scores, the phone's chat bar and the chat beside the table."""
+    return {"under_scores": "" if ctl.hosting else fair_strip(as_guest(ctl)), "chat_jump": chat_jump(ctl),
+            "side": chat_panel(ctl)}

@@ -1,18 +1,34 @@
-"""HTML for the table: a pure function of the controller's view (see `web.render`)."""
+"""HTML for the table: a pure function of a seat's table (`web.table.model.TableModel`) and
+of the parts other features put on it (`TableParts`: the coach's, the friends table's); the
+screens around it are `web.render`'s."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from game.engine import DISCARDING, OVER, PLAYING
 
-from ..coach.view import hint_html, hint_line, review_html, summary_html
-from ..controller import Controller, hand_order
-from ..friends.fair_view import fair_strip
-from ..friends.lobby import chat_panel
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
-from .play_end import AtPlayEnd
+from .model import TableModel
+from .screen import SeatScreen, hand_order
+
+
+@dataclass(frozen=True)
+class TableParts:
+    """HTML other features put on the table (`web.render.table_parts` makes them): under the
+    scores (the fair deal's mark), the phone's chat bar, the chat beside the table, the coach's
+    hint line over the hand and its panels under the table, whether a review is there to jump
+    to, and the coach's summary of a finished game."""
+
+    under_scores: str = ""
+    chat_jump: str = ""
+    side: str = ""
+    hint_line: str = ""
+    coach: str = ""
+    review_jump: bool = False
+    summary: str = ""
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -32,62 +48,37 @@ def seat_place(players: int, offset: int) -> str:
     return ("left", "top", "right")[offset - 1]
 
 
-def render_table(ctl: Controller, log_open: bool = True) -> str:
-    if getattr(ctl, "play_end", None) is not None:     # the beat before the show
-        ctl = AtPlayEnd(ctl)
-    view = ctl.view()
-    multiplayer = getattr(ctl, "multiplayer", False)
+def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bool = True) -> str:
+    seen = ctl.seat_screen
+    view = seen.table_view          # in the beat before the show, the table as the play ended
     players = view.config.players
-    showing = " showing" if ctl.show else ""
-    parts = [f'<div class="tabletop players-{players}{" friends" if multiplayer else ""}{showing}" '
-             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
-             f'data-state="{view.state_id}">',
-             scoreboard(ctl, view), chat_jump(ctl) if multiplayer else "",
-             '<section class="felt" aria-label="The table">', opponents(ctl, view),
-             middle(ctl, view), my_hand(ctl, view), '</section>', coach_panels(ctl)]
-    if view.phase == OVER and not ctl.show:
-        parts.append(verdict_panel(ctl, view))
-    if multiplayer:
-        parts.append(chat_panel(ctl))
-    parts.append(log_panel(ctl.log(), log_open))
-    parts.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
-                 f'{escape(ctl.announcement)}</div></div>')
-    return "".join(parts)
+    showing = " showing" if seen.shown else ""
+    html = [f'<div class="tabletop players-{players}{" friends" if ctl.multiplayer else ""}{showing}" '
+            f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
+            f'data-state="{view.state_id}">',
+            scoreboard(ctl, view, parts.under_scores), parts.chat_jump,
+            '<section class="felt" aria-label="The table">', opponents(ctl, view),
+            middle(ctl, view), my_hand(ctl, view, parts), '</section>',
+            f'<div class="coach-panels" data-key="coach">{parts.coach}</div>' if parts.coach else ""]
+    if view.phase == OVER and not seen.shown:
+        html.append(verdict_panel(ctl, view, parts.summary))
+    html.append(parts.side)
+    html.append(log_panel(seen.log, log_open))
+    html.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
+                f'{escape(seen.announcement)}</div></div>')
+    return "".join(html)
 
 
-def chat_jump(ctl) -> str:
-    """Phones: the table chat sits below the hand, so a bar under the scores shows its latest
-    line and jumps down to it (hidden on wide screens, where the chat is beside the table).
-
-    While the connection is in trouble the bar says so instead, in the same place: the table
-    does not move under the player's thumb, and the hand stays on screen (the copy by the
-    status, `table_link`, is for tablets, which have no bar)."""
-    trouble = getattr(ctl, "link", "")
-    if trouble:
-        return (f'<a class="chat-jump trouble" href="#chat-panel" data-testid="link-bar">'
-                f'<span class="chat-jump-label">Connection</span>'
-                f'<span class="chat-jump-line">{escape(trouble)}</span></a>')
-    last = ctl.chat[-1] if ctl.chat else None
-    if last is None:
-        line = "Say something to the table"
-    elif last["system"]:
-        line = escape(last["text"])
-    else:
-        line = f'<b>{escape(last["name"])}:</b> {escape(last["text"])}'
-    return (f'<a class="chat-jump" href="#chat-panel" data-testid="chat-jump">'
-            f'<span class="chat-jump-label">Chat</span><span class="chat-jump-line">{line}</span></a>')
-
-
-def scoreboard(ctl: Controller, view) -> str:
+def scoreboard(ctl: TableModel, view, under: str = "") -> str:
     names = ctl.side_names()
     target = view.config.target
-    dealer_side = view.config.side_of(dealer_of(ctl, view))
+    dealer_side = view.config.side_of(dealer_of(ctl.seat_screen, view))
     sides = []
     for side, name in enumerate(names):      # "Ann (you)", but never "You (you)" or "You & Sage (you)"
         said = "you" in [part.strip().casefold() for part in name.split("&")]
         you = " (you)" if side == view.side and not said else ""
         crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
-        why = escape(ctl.last_pegs.get(side, ""))
+        why = escape(ctl.seat_screen.last_pegs.get(side, ""))
         sides.append(
             f'<div class="side" data-key="side-{side}" style="--side:{SIDE_COLOURS[side]}">'
             f'<span class="peg-dot"></span><span class="name">{escape(name)}{you}</span>'
@@ -98,25 +89,24 @@ def scoreboard(ctl: Controller, view) -> str:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
     board = board_svg(target, view.scores, view.previous, names)
     return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
-            f'{wins}{board}{fair_strip(ctl)}</section>')
+            f'{wins}{board}{under}</section>')
 
 
-def seat_badges(ctl: Controller, view, seat: int) -> str:
+def seat_badges(ctl: TableModel, view, seat: int) -> str:
     badges = []
     me = view.seat
-    if seat == dealer_of(ctl, view):
+    if seat == dealer_of(ctl.seat_screen, view):
         badges.append('<span class="badge dealer">dealer</span>')
     if view.config.players == 4 and seat != me and seat % 2 == me % 2:
         badges.append('<span class="badge partner">partner</span>')
-    presence = getattr(ctl, "presence", None)
-    if presence is not None and seat != me:
-        if not presence()[seat]:
-            badges.append(f'<span class="badge away" data-testid="away-{seat}">away</span>')
+    presence = ctl.presence()
+    if presence is not None and seat != me and not presence[seat]:
+        badges.append(f'<span class="badge away" data-testid="away-{seat}">away</span>')
     if view.phase == DISCARDING and view.has_discarded[seat]:
         badges.append('<span class="badge done">ready</span>')
     if seat in view.said_go:
         badges.append('<span class="badge go" data-testid="go">go</span>')
-    if view.turn == seat and view.phase == PLAYING and not ctl.show:
+    if view.turn == seat and view.phase == PLAYING and not ctl.seat_screen.shown:
         badges.append('<span class="badge to-play">to play</span>')
     return "".join(badges)
 
@@ -125,19 +115,20 @@ def played_by(view, seat: int) -> list:
     return [step.card for step in view.play if step.kind == "play" and step.seat == seat]
 
 
-def opponents(ctl: Controller, view) -> str:
+def opponents(ctl: TableModel, view) -> str:
     seats = []
     players = view.config.players
-    shown = {event.seat: event for event in ctl.show if event.kind == "show"}
-    order = show_order(ctl)
+    seen = ctl.seat_screen
+    shown = {event.seat: event for event in seen.shown if event.kind == "show"}
+    order = show_order(seen)
     for offset in range(1, players):
         seat = (view.seat + offset) % players
-        turn = " turn" if view.turn == seat and not ctl.show else ""
+        turn = " turn" if view.turn == seat and not seen.shown else ""
         level = ctl.levels()[seat]
         side = view.config.side_of(seat)
         place = seat_place(players, offset)
         if seat in shown:
-            cards = show_hand(ctl, view, shown[seat])
+            cards = show_hand(seen, shown[seat])
         else:
             backs = "".join(card_back("small", f"held-{seat}-{i}") for i in range(view.hand_sizes[seat]))
             played = cards_row(played_by(view, seat), "small", "played")
@@ -152,19 +143,20 @@ def opponents(ctl: Controller, view) -> str:
     return "".join(seats)
 
 
-def middle(ctl: Controller, view) -> str:
-    dealer = dealer_of(ctl, view)
+def middle(ctl: TableModel, view) -> str:
+    seen = ctl.seat_screen
+    dealer = dealer_of(seen, view)
     owner = ctl.names()[dealer]
     whose = "Your crib" if dealer == view.seat else f"{escape(owner)}’s crib"
     place = seat_place(view.config.players, (dealer - view.seat) % view.config.players)
-    shown_starter = ctl.show_starter if ctl.show else view.starter
+    shown_starter = seen.show_starter if seen.shown else view.starter
     if shown_starter:
         starter = card_face(shown_starter, "starter-card", attrs='data-from="deck"')
     else:
         starter = card_back("", "deck")
-    crib_event = next((event for event in ctl.show if event.kind == "crib"), None)
+    crib_event = next((event for event in seen.shown if event.kind == "crib"), None)
     if crib_event is not None:
-        crib = show_hand(ctl, view, crib_event)
+        crib = show_hand(seen, crib_event)
     else:
         crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
             '<span class="empty">empty</span>'
@@ -177,15 +169,15 @@ def middle(ctl: Controller, view) -> str:
         origin = f'data-from="held-{seat}-{view.hand_sizes[seat]} seat-{seat}"'
         pile.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
     pile = "".join(pile)
-    count = "" if ctl.show else (
+    count = "" if seen.shown else (
         f'<div class="count-badge"><span class="label">Count</span>'
         f'<span class="count" data-testid="count">{view.count}</span></div>')
-    pile_area = "" if ctl.show else (
+    pile_area = "" if seen.shown else (
         f'<div class="play-area">{count}'
         f'<div class="pile" data-testid="pile" role="group" aria-label="The pile" '
         f'style="--n:{len(view.pile)}">{pile}</div></div>')
-    intro = show_intro(ctl) if ctl.show else ""
-    order = show_order(ctl).get(("crib", dealer), "")
+    intro = show_intro(seen) if seen.shown else ""
+    order = show_order(seen).get(("crib", dealer), "")
     style = f' style="{order[1:].strip()}"' if order else ""
     return f"""
 <div class="centre dealer-{place}"{style}>
@@ -211,22 +203,22 @@ def crib_back(view, slot: int) -> str:
     return card_back("small stacked", f"crib-{slot}", origin)
 
 
-def dealer_of(ctl, view) -> int:
+def dealer_of(seen: SeatScreen, view) -> int:
     """The dealer the table shows: during the show, the one whose crib is being counted (the
     view has already moved on to the next deal, dealt by the next player)."""
-    crib = next((event for event in ctl.show if event.kind == "crib"), None)
+    crib = next((event for event in seen.shown if event.kind == "crib"), None)
     return crib.seat if crib is not None else view.dealer
 
 
-def show_order(ctl) -> dict:
+def show_order(seen: SeatScreen) -> dict:
     """Each counted hand's place in the counting order, as a CSS variable for its element's
     style (phones stack the show in that order): ``{("show", seat) or ("crib", dealer): "; --show-order:N"}``."""
-    return {(event.kind, event.seat): f"; --show-order:{number}" for number, event in enumerate(ctl.show, start=1)}
+    return {(event.kind, event.seat): f"; --show-order:{number}" for number, event in enumerate(seen.shown, start=1)}
 
 
-def show_intro(ctl) -> str:
+def show_intro(seen: SeatScreen) -> str:
     """The show's heading on the table: what the play ended with, then the hands to count."""
-    ended = "".join(f"<li>{escape(line)}</li>" for line in getattr(ctl, "show_intro", ()))
+    ended = "".join(f"<li>{escape(line)}</li>" for line in seen.show_intro)
     ended = f'<ul class="play-ended" data-testid="last-card">{ended}</ul>' if ended else ""
     return (f'<div class="show-head" data-testid="show" aria-label="The show">'
             f'<h2>The show</h2>{ended}</div>')
@@ -241,14 +233,14 @@ def show_start(events, event) -> float:
     return sum(HAND_BEATS + ITEM_BEATS * len(e.breakdown.items) for e in before)
 
 
-def show_hand(ctl, view, event) -> str:
+def show_hand(seen: SeatScreen, event) -> str:
     """A counted hand where it lies: its cards and the starter, the total, and each combination,
     said one after another with its cards lit as it is; hovering or focusing one lights it again.
 
     The timing is CSS (delays in beats, a beat set by the pace), so nothing waits in Python and
     instant play or reduced motion shows it all at once."""
-    starter = ctl.show_starter
-    start = show_start(ctl.show, event)
+    starter = seen.show_starter
+    start = show_start(seen.shown, event)
     items = []
     lit: dict = {}
     for number, item in enumerate(event.breakdown.items):
@@ -274,7 +266,7 @@ def show_hand(ctl, view, event) -> str:
             f'<ul class="items">{"".join(items)}</ul></div>')
 
 
-def status_line(ctl: Controller, view) -> str:
+def status_line(ctl: TableModel, view) -> str:
     text = status_text(ctl, view)
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
     last = last_move(ctl, view)
@@ -286,7 +278,7 @@ def status_line(ctl: Controller, view) -> str:
 def last_move(ctl, view) -> str:
     """The play's latest step in a few words, so the player sees what just happened before
     being told what comes next: ``"Bot played J♣"``, ``"Robin said go"``, ``"The count starts again"``."""
-    if view.phase != PLAYING or ctl.show or not view.play:
+    if view.phase != PLAYING or ctl.seat_screen.shown or not view.play:
         return ""
     step = view.play[-1]
     who = "You" if step.seat == view.seat else (ctl.names()[step.seat] if step.seat is not None else "")
@@ -302,25 +294,25 @@ def table_link(ctl) -> str:
     all is well), beside the status where the player looks. The chat panel says it too (and is
     the one a screen reader hears, role=status); this copy is for the eyes on screens where the
     chat is out of sight (hidden by CSS where the chat sits beside the table)."""
-    text = getattr(ctl, "link", "") if getattr(ctl, "multiplayer", False) else ""
+    text = ctl.link if ctl.multiplayer else ""
     return f'<div class="table-link" data-testid="table-link">{escape(text)}</div>' if text else ""
 
 
-def status_text(ctl: Controller, view) -> str:
-    names, me = ctl.names(), view.seat
-    if getattr(ctl, "play_over", False):
-        ended = "; ".join(getattr(ctl, "show_intro", ())[-2:])
+def status_text(ctl: TableModel, view) -> str:
+    names, me, seen = ctl.names(), view.seat, ctl.seat_screen
+    if seen.play_end is not None:
+        ended = "; ".join(seen.show_intro[-2:])
         return f"{ended}. The show is next" if ended else "The play is over. The show is next"
-    if view.phase == OVER and not ctl.show:
+    if view.phase == OVER and not seen.shown:
         return "Game over"
-    if ctl.show:
+    if seen.shown:
         return "Each hand is counted where it lies, then the crib"
-    if getattr(ctl, "pending", False):
-        if getattr(ctl, "link", ""):     # cut off: the move waits (web.friends.delivery)
+    if ctl.pending:
+        if ctl.link:     # cut off: the move waits (web.friends.delivery)
             return "Your move is kept: it goes to the host when the connection is back"
         return "Sending your move to the host…"
     levels = ctl.levels()
-    if getattr(ctl, "multiplayer", False) and levels[me] is not None:
+    if ctl.multiplayer and levels[me] is not None:
         return f"A bot ({levels[me]}) is playing for you until the host gives your seat back"
     if view.phase == DISCARDING:
         if view.has_discarded[me]:
@@ -335,17 +327,16 @@ def status_text(ctl: Controller, view) -> str:
     return f"{names[view.turn]} to play"
 
 
-def my_hand(ctl: Controller, view) -> str:
+def my_hand(ctl: TableModel, view, parts: TableParts) -> str:
     buttons = []
-    me = view.seat
-    free = not ctl.show and not getattr(ctl, "pending", False) and \
-        not (getattr(ctl, "multiplayer", False) and ctl.levels()[me] is not None)
+    me, seen = view.seat, ctl.seat_screen
+    free = not seen.shown and not ctl.pending and not (ctl.multiplayer and ctl.levels()[me] is not None)
     playing = view.phase == PLAYING and view.turn == me and free
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
-    shown = next((event for event in ctl.show if event.kind == "show" and event.seat == me), None)
+    shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
     for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
         if discarding:
-            chosen = card in ctl.selected
+            chosen = card in seen.selected
             attrs = (f'data-action="select" data-arg="{card}" aria-pressed="{str(chosen).lower()}" '
                      f'title="key {index}"')
             buttons.append(card_face(card, "selected" if chosen else "", "button", attrs))
@@ -359,61 +350,47 @@ def my_hand(ctl: Controller, view) -> str:
     action = ""
     if discarding:
         need = view.config.to_crib
-        ready = len(ctl.selected) == need
+        ready = len(seen.selected) == need
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
-    elif ctl.show:
+    elif seen.shown:
         action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
                   'Continue</button>')
-    if (discarding or playing) and getattr(ctl, "hints_allowed", lambda: False)():
+    if (discarding or playing) and ctl.hints_allowed():
         action += ('<button class="secondary" data-action="hint" data-testid="hint-button" '
                    'aria-keyshortcuts="h" title="key H">Hint</button>')
-    hint = getattr(ctl, "current_hint", lambda: None)()
-    if ctl.show and getattr(ctl, "hand_review", lambda: None)() is not None:
+    if seen.shown and parts.review_jump:
         # Phones: the review is under the table; a link jumps down to it (wide screens show it beside).
         action += '<a class="coach-jump" href="#coach-review" data-testid="coach-jump">Coach review ↓</a>'
     if shown is not None:
-        mine = show_hand(ctl, view, shown)
+        mine = show_hand(seen, shown)
     else:
         played = cards_row(played_by(view, me), "small", "played")
         mine = f'<div class="played">{played}</div>' if played else ""
     go = seat_badges(ctl, view, me)
-    turn = " turn" if view.turn == me and not ctl.show else ""
+    turn = " turn" if view.turn == me and not seen.shown else ""
     side = view.config.side_of(me)
     # During the show the next hand is already dealt: it waits, hidden, until Continue.
-    hidden = " hidden" if ctl.show else ""
+    hidden = " hidden" if seen.shown else ""
     # --n: how many cards, so a phone sizes them to fit its width
     hand = f'<div class="hand"{hidden} style="--n:{len(buttons)}" data-testid="hand">{"".join(buttons)}</div>'
-    order = show_order(ctl).get(("show", me), "")
+    order = show_order(seen).get(("show", me), "")
     return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}{order}" '
-            f'aria-label="Your hand">{status_line(ctl, view)}{hint_line(hint)}'
+            f'aria-label="Your hand">{status_line(ctl, view)}{parts.hint_line}'
             f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'{hand}<div class="actions">{action}</div></section>')
 
 
-def coach_panels(ctl) -> str:
-    """The coach under the table: the hint asked for, and the latest shown hand's review (open
-    while the show is on screen, a line to open afterwards)."""
-    hint = getattr(ctl, "current_hint", lambda: None)()
-    parts = [hint_html(hint)]
-    found = getattr(ctl, "hand_review", lambda: None)()
-    if found is not None:
-        review, missing = found
-        parts.append(review_html(review, missing, open_=bool(ctl.show)))
-    inner = "".join(parts)
-    return f'<div class="coach-panels" data-key="coach">{inner}</div>' if inner else ""
-
-
-def verdict_panel(ctl: Controller, view) -> str:
+def verdict_panel(ctl: TableModel, view, summary: str = "") -> str:
     names = ctl.side_names()
     winner = view.winner
     target = view.config.target
     verb = "win" if view.config.players == 4 else "wins"
     headline = "You win!" if winner == view.side else f"{escape(names[winner])} {verb}"
-    if getattr(ctl, "multiplayer", False):
+    if ctl.multiplayer:
         again = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>'
-                 'Rematch</button>' if getattr(ctl, "hosting", False)
+                 'Rematch</button>' if ctl.hosting
                  else '<p class="hint" data-testid="await-rematch">The host can start a rematch.</p>')
         buttons = f'{again}<button class="secondary" data-action="leave" data-testid="leave">Leave table</button>'
     else:
@@ -423,11 +400,9 @@ def verdict_panel(ctl: Controller, view) -> str:
         f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
         for side, name in enumerate(names))
-    found = getattr(ctl, "game_review", lambda: None)()
-    coach = summary_html(*found) if found else ""
     return (f'<section class="overlay" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
             f'<div class="panel"><h2 id="verdict-title">{headline}</h2><ol class="final">{rows}</ol>'
-            f'{coach}<div class="actions">{buttons}</div></div></section>')
+            f'{summary}<div class="actions">{buttons}</div></div></section>')
 
 
 _logged: list = [(), ""]   # the lines drawn last, and their items

@@ -1,0 +1,177 @@
+"""A seat's table: what the player's input does at any table, whatever carries the moves.
+
+`SeatTable` is the one base of the three tables a player sits at: the bot table
+(`web.controller.Controller`), a friends table's host (`web.friends.host_controller`) and a
+guest (`web.friends.guest`). It holds the seat's `web.table.screen.SeatScreen`, takes the
+player's commands through one table of handlers (`commands`), and hands each move to `move`:
+the local session, the host's table, or the guest's outbox. It is what the renderer reads
+(`web.table.model.TableModel`). Pure Python.
+
+>>> from web.controller import Controller
+>>> ctl = Controller(seed_source=lambda: 5)
+>>> ctl.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
+>>> sorted(ctl.commands())[:4]
+['confirm-discard', 'continue', 'hint', 'key']
+>>> ctl.command("fold")
+Traceback (most recent call last):
+...
+game.errors.ParseError: unknown command 'fold'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.actions import Action
+from game.cards import Card
+from game.engine import DISCARDING, PLAYING
+from game.errors import IllegalActionError, ParseError
+from game.view import View
+
+from .coach.seat import CoachedSeat
+from .profile.model import DEFAULT_PREFS
+from .profile.model import clean_prefs as profile_prefs
+from .session import clean_name
+from .table.model import Screen
+from .table.screen import SeatScreen
+
+DEFAULTS = {"name": "", **DEFAULT_PREFS}
+
+
+def clean_prefs(prefs) -> dict:
+    """The profile's preferences (see `web.profile.model.PREFERENCES`) plus the player's name;
+    storage is untrusted, so unknown keys and odd values fall back to the defaults.
+
+    >>> clean_prefs({"players": 9, "level": "hard", "evil": "<script>"})["players"], clean_prefs(None)["level"]
+    (2, 'medium')
+    """
+    prefs = prefs if isinstance(prefs, dict) else {}
+    name = prefs.get("name")
+    return {"name": clean_name(name, "") if isinstance(name, str) else "", **profile_prefs(prefs)}
+
+
+class SeatTable(CoachedSeat):
+    """The player's seat at a table (see the module's docstring). A table supplies ``seat``,
+    `move` and the reading methods of `web.table.model.TableModel` it does not inherit."""
+
+    multiplayer = False      # a table with friends (chat, presence, the fair deal)
+    hosting = False          # ... and this browser hosts it
+    pending = False          # a move is on its way, not taken yet: no other until it is (a guest's)
+    link = ""                # the connection's trouble in words ("" when all is well)
+    chat: tuple | list = ()  # the table's chat lines
+
+    def __init__(self, prefs: dict | None = None):
+        self.prefs = clean_prefs(prefs)
+        self.screen: Screen = "start"
+        self.seat = 0
+        self.seat_screen = SeatScreen()
+        self.error = ""
+        self.hint = None                  # the hint asked for, while its decision lasts
+
+    # -- what the renderer reads (web.table.model.TableModel) --
+
+    def view(self) -> View | None:
+        return self.seat_screen.view
+
+    def presence(self) -> list[bool] | None:
+        """Who is at the table now, by seat (None at the bot table: the bots never leave)."""
+        return None
+
+    def hints_allowed(self) -> bool:
+        return False
+
+    def current_hint(self):
+        """The hint asked for, if its decision is still the one on the table (the bots
+        discarding beside the player leave a discard's hint standing)."""
+        view = self.view()
+        if self.hint is None or view is None:
+            return None
+        from .coach.follow import decision_of    # (loaded already: the hint came from the coach)
+        return self.hint if self.hint.decision == decision_of(view) else None
+
+    # -- the player's commands --
+
+    def commands(self) -> dict[str, Callable[[Any], None]]:
+        """Every command this table takes, by name (a click's ``data-action``, a key's meaning)."""
+        return {"select": self.select, "confirm-discard": self.confirm_discard, "play": self.play,
+                "key": self.key, "continue": self.advance, "hint": self.ask_hint}
+
+    def command(self, name: str, arg=None) -> None:
+        """Do what the player asked; a refused move leaves a message in ``error``."""
+        self.error = ""
+        handler = self.commands().get(name)
+        if handler is None:
+            raise ParseError(f"unknown command {name!r}")
+        try:
+            handler(arg)
+        except ValueError as refused:   # ParseError and IllegalActionError: say why, change nothing
+            self.error = str(refused)
+
+    def move(self, action: Action) -> None:
+        """Send the player's move where this table's moves go."""
+        raise NotImplementedError
+
+    def free_view(self) -> View | None:
+        """The view the player may move on now: none while a show is on screen or a move is
+        on its way."""
+        view = self.seat_screen.view
+        return None if view is None or self.seat_screen.show or self.pending else view
+
+    def select(self, text) -> None:
+        if self.free_view() is not None:
+            self.seat_screen.select(Card.parse(text))
+
+    def confirm_discard(self, _=None) -> None:
+        view = self.free_view()
+        if view is None or view.phase != DISCARDING:
+            return
+        need = view.config.to_crib
+        if len(self.seat_screen.selected) != need:
+            raise IllegalActionError(f"put exactly {need} card{'s' if need > 1 else ''} in the crib")
+        self.move(Action.discard(view.seat, self.seat_screen.take_selection()))
+
+    def play(self, text) -> None:
+        card, view = Card.parse(text), self.free_view()
+        if view is None:
+            return
+        if view.phase != PLAYING or view.turn != view.seat:
+            raise IllegalActionError("it is not your turn to play")
+        if card.value + view.count > 31:
+            raise IllegalActionError(f"{card} would take the count past 31 (it is {view.count})")
+        self.move(Action.play(view.seat, card))
+
+    def key(self, key) -> None:
+        """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues, H hints."""
+        meaning = self.seat_screen.key(str(key), self.prefs["sort"]) if self.screen == "table" else None
+        if meaning:
+            self.commands()[meaning[0]](meaning[1])
+
+    def advance(self, _=None) -> None:
+        """Past the show; in the beat before it (the play's end on the table), to the show."""
+        self.seat_screen.advance()
+
+    def ask_hint(self, _=None) -> None:
+        """The coach's suggestion for the decision at hand (games against the bots only)."""
+        if not self.hints_allowed():
+            raise ParseError("hints are for games against the bots")
+        view = self.view()
+        hint = self.coach.hint(view)
+        if hint is None:
+            raise ParseError("there is nothing to choose just now")
+        self.hint = hint
+        self.hint_asked(view)
+        if hint.kind == "only":
+            words = f"only the {hint.suits[0].name} can be played"
+        elif hint.kind == "discard":
+            best = hint.discard.best
+            words = (f"throw {' '.join(c.name for c in sorted(best.thrown))}, "
+                     f"{float(best.value):.1f} points expected")
+        else:
+            rank, value = hint.values[0]
+            card = next(c for c in hint.suits if c.rank == rank)
+            words = f"play the {card.name}, {value:+.1f} points by the estimate"
+        self.seat_screen.announcement = f"Hint: {words}"
+
+    def hint_asked(self, view: View) -> None:
+        """Keep with the game that the player asked the coach (the bot table does)."""

@@ -1,0 +1,42 @@
+"""The declared interface of a seat's table: what the renderer, the lobby and the app read of
+whichever table the player sits at (the bot table, a friends table's host or a guest: each a
+`web.seat.SeatTable`), and the names that travel between them. Reading goes through these and
+nothing else, so a renamed attribute is a type error, not a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from game.view import View
+
+    from .screen import SeatScreen
+
+Screen = Literal["start", "table", "lobby", "join", "rejected"]
+SeatKind = Literal["host", "person", "bot", "open"]
+
+
+class TableModel(Protocol):
+    """A seat's table as the renderer draws it."""
+
+    screen: Screen
+    prefs: dict
+    error: str
+    seat: int
+    seat_screen: SeatScreen
+    multiplayer: bool
+    hosting: bool
+    pending: bool
+    link: str
+
+    def view(self) -> View | None: ...
+    def names(self) -> list[str]: ...
+    def side_names(self) -> list[str]: ...
+    def levels(self) -> list[str | None]: ...
+    def presence(self) -> list[bool] | None: ...
+    def can_resume(self) -> bool: ...
+    def hints_allowed(self) -> bool: ...
+    def current_hint(self): ...    # the coach's, for the parts around the table (web.render)
+    def hand_review(self): ...
+    def game_review(self): ...
