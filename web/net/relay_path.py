@@ -7,7 +7,7 @@ The key: the guest makes a fresh ECDH key pair (P-256) and sends its public half
 (``seal-ready``), whose SHA-256 the invite link pins (``k``), so an impostor's answer is
 refused. Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH secret, the
 room and both public keys. The relay forwards base64 ciphertext it cannot read or forge:
-every piece is bound to its direction and number (`frames.associated`).
+every field of a piece is bound to it (`frames.associated`).
 
 A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
 ``close``), so the host's table and the guest's screen cannot tell which path carries them.
@@ -136,7 +136,7 @@ class SealedLink:
                     iv = secrets.token_bytes(12)
                     sealed = _py(await js.crypto.subtle.encrypt(
                         _js({"name": "AES-GCM", "iv": _bytes(iv),
-                             "additionalData": _bytes(frames.associated(self.outward, self.sent))}),
+                             "additionalData": _bytes(frames.associated(self.outward, self.sent, more))}),
                         self.key, _bytes(piece)))
                     if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
                                                                       "iv": b64(iv), "data": b64(sealed)}):
@@ -161,14 +161,14 @@ class SealedLink:
         while self.open:
             payload = await self.inbox.get()
             try:
-                n = payload.get("n")
-                self.joiner.check(n)
+                n, more = payload.get("n"), payload.get("more")
+                self.joiner.check(n, more)
                 iv, data = unb64(payload.get("iv")), unb64(payload.get("data"))
                 plain = _py(await js.crypto.subtle.decrypt(
                     _js({"name": "AES-GCM", "iv": _bytes(iv),
-                         "additionalData": _bytes(frames.associated(self.inward, n))}),
+                         "additionalData": _bytes(frames.associated(self.inward, n, more))}),
                     self.key, _bytes(data)))
-                texts = self.joiner.add(n, plain, payload.get("more") is True)
+                texts = self.joiner.add(n, plain, more)
             except Exception as refused:      # forged, replayed, reordered or damaged: drop the link
                 return self.fail(f"a piece did not open: {refused}")
             for text in texts or ():
