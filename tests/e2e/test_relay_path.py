@@ -30,18 +30,19 @@ NO_DIRECT_PATH = """
 
 
 def seated_through_the_relay(people, site):
-    """Hana hosts; Gus, whose browser has no direct path, sits down through the relay."""
+    """Hana hosts; Gus, whose browser has no direct path, sits down through the relay:
+    (host, guest, invite link)."""
     host, guest = people(), people()
     guest.context.add_init_script(NO_DIRECT_PATH)
     guest.context.add_init_script(RELAY_RECORDER)
     link = host_table(host, site, 2)
     join(guest, link, "Gus")
     expect(host.get_by_test_id("seat-1")).to_contain_text("through the relay", timeout=20_000)
-    return host, guest
+    return host, guest, link
 
 
 def test_a_guest_with_no_direct_path_plays_through_the_sealed_relay(people, site):
-    host, guest = seated_through_the_relay(people, site)
+    host, guest, _ = seated_through_the_relay(people, site)
     screenshot(host, "relay-path-lobby")
     host.set_viewport_size({"width": 1280, "height": 800})
     host.get_by_test_id("start-table").click()
@@ -58,7 +59,7 @@ def test_a_guest_with_no_direct_path_plays_through_the_sealed_relay(people, site
 
 
 def test_a_guest_moves_from_the_relay_to_a_direct_path_when_one_appears(people, site):
-    host, guest = seated_through_the_relay(people, site)
+    host, guest, _ = seated_through_the_relay(people, site)
     host.get_by_test_id("start-table").click()
     expect(guest.get_by_test_id("hand")).to_be_visible(timeout=15_000)
     play([host, guest], moves=2)

@@ -3,11 +3,17 @@ sealed end to end with WebCrypto, when no WebRTC path connects them. One of the 
 allowed to touch the FFI; the framing is `web.net.frames`'s, the pins `web.net.identity`'s.
 
 The key: the guest makes a fresh ECDH key pair (P-256) and sends its public half
-(``seal-hello``); the host answers with the public half of its table's own pair
-(``seal-ready``), whose SHA-256 the invite link pins (``k``), so an impostor's answer is
-refused. Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH secret, the
-room and both public keys. The relay forwards base64 ciphertext it cannot read or forge:
-every field of a piece is bound to it (`frames.associated`).
+(``seal-hello``); the host answers with the public half of its table's own pair, whose SHA-256
+the invite link pins (``k``), so an impostor's answer is refused, and a fresh random ``nonce``
+(``seal-ready``). Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH
+secret, the room, both public keys and the host's nonce. The host's key pair lasts as long as
+the table, so without the nonce a recorded session (a guest's seal-hello and pieces) replayed
+to the host would open again under the same key; with it, every relay path has a key of its
+own. The relay forwards base64 ciphertext it cannot read or forge: every field of a piece is
+bound to it (`frames.associated`).
+
+Both sides say the handshake's version (``v``, `VERSION`); a request of another version is
+not answered (the page is older or newer than the host's: the direct path's hello says which).
 
 A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
 ``close``), so the host's table and the guest's screen cannot tell which path carries them.
@@ -24,8 +30,10 @@ from pyodide.ffi import to_js
 
 from . import frames
 
+VERSION = 2            # of the seal-hello / seal-ready handshake: 2 added the host's nonce
 ECDH = {"name": "ECDH", "namedCurve": "P-256"}
-INFO = b"cribbage sealed v1"
+INFO = b"cribbage sealed v2"
+NONCE = 16             # bytes of the host's fresh random value in each relay path's key
 INBOX = 256            # pieces waiting to be opened; more is a flood, and the link is dropped
 PING_EVERY = 5.0       # seconds between round-trip measurements on an open link
 
@@ -65,16 +73,17 @@ async def public_bytes(pair) -> bytes:
     return _py(await js.crypto.subtle.exportKey("raw", pair.publicKey))
 
 
-async def shared_key(pair, mine: bytes, theirs: bytes, room: str, guest_first: bool):
-    """The AES-GCM key both sides derive; ``guest_first`` orders the public keys the same way
-    on both sides (the guest's, then the host's)."""
+async def shared_key(pair, guest_public: bytes, host_public: bytes, room: str, nonce: bytes, guest: bool):
+    """The AES-GCM key both sides derive from ``pair`` (the guest's if ``guest``, else the
+    host's) and the other side's public key: HKDF-SHA-256 over the ECDH secret, salted with
+    the room, its info the public keys (the guest's, then the host's) and the host's ``nonce``."""
     subtle = js.crypto.subtle
+    theirs = host_public if guest else guest_public
     other = await subtle.importKey("raw", _bytes(theirs), _js(ECDH), False, _js([]))
     bits = await subtle.deriveBits(_js({"name": "ECDH", "public": other}), pair.privateKey, 256)
     base = await subtle.importKey("raw", bits, "HKDF", False, _js(["deriveKey"]))
-    keys = mine + theirs if guest_first else theirs + mine
     params = _js({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
-                  "info": _bytes(INFO + keys)})
+                  "info": _bytes(INFO + guest_public + host_public + nonce)})
     return await subtle.deriveKey(params, base, _js({"name": "AES-GCM", "length": 256}), False,
                                   _js(["encrypt", "decrypt"]))
 

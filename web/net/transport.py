@@ -408,7 +408,7 @@ class HostNet:
         elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
             asyncio.ensure_future(self._answer(self.peers[sender], payload["sdp"]))
         elif kind == "seal-hello":
-            self._seal_asked(sender, payload.get("pub"))
+            self._seal_asked(sender, payload)
         elif kind in ("sealed", "seal-bye", "seal-pong") and sender in self.sealed:
             link = self.sealed[sender]
             if kind == "sealed":
@@ -421,11 +421,14 @@ class HostNet:
 
     # -- the relay path (web.net.relay_path) --
 
-    def _seal_asked(self, member, pub) -> None:
+    def _seal_asked(self, member, hello: dict) -> None:
         """A guest with no direct path asks for the relay path: at most one per member, one
         request per `SEAL_EVERY`, `MAX_SEALED` in all."""
         now = asyncio.get_event_loop().time()
         if self.key_pair is None or not relay_path.available() or now - self.sealed_asked.get(member, -99) < SEAL_EVERY:
+            return
+        if hello.get("v") != relay_path.VERSION:
+            trace(f"host: seal-hello from {member} refused: handshake version {str(hello.get('v'))[:8]}")
             return
         self.sealed_asked[member] = now
         old = self.sealed.pop(member, None)
@@ -434,15 +437,18 @@ class HostNet:
         if len(self.sealed) >= MAX_SEALED:
             return
         try:
-            theirs = unb64(pub)
+            theirs = unb64(hello.get("pub"))
         except (ValueError, frames.FrameError):
             return
         if len(theirs) == 65:
             asyncio.ensure_future(self._seal(member, theirs))
 
     async def _seal(self, member, theirs: bytes) -> None:
+        """A relay path with a key of its own: the host's fresh nonce goes into it, so a
+        recorded session replayed to the host never opens."""
+        nonce = secrets.token_bytes(relay_path.NONCE)
         try:
-            key = await relay_path.shared_key(self.key_pair, self.key_public, theirs, self.room, guest_first=False)
+            key = await relay_path.shared_key(self.key_pair, theirs, self.key_public, self.room, nonce, guest=False)
         except Exception:       # not a point on the curve
             return
         if self.closed or member in self.sealed:
@@ -453,7 +459,9 @@ class HostNet:
                           lambda text: self.on_message(conn, text), lambda: self._closed(conn))
         self.conns[conn] = link
         self.sealed[member] = link
-        self.signal.send(member, {"kind": "seal-ready", "pub": b64(self.key_public)})
+        trace(f"host: relay path {conn} to {member}")
+        self.signal.send(member, {"kind": "seal-ready", "v": relay_path.VERSION, "pub": b64(self.key_public),
+                                  "nonce": b64(nonce)})
         self.on_open(conn)
 
     async def _ping_loop(self) -> None:
@@ -744,7 +752,8 @@ class GuestNet(GuestSide):
         pair = await relay_path.new_key_pair()
         public = await relay_path.public_bytes(pair)
         self.sealing = (pair, public)
-        self.signal.send(None, {"kind": "seal-hello", "pub": b64(public)})
+        trace("guest: seal-hello")
+        self.signal.send(None, {"kind": "seal-hello", "v": relay_path.VERSION, "pub": b64(public)})
 
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
@@ -764,7 +773,7 @@ class GuestNet(GuestSide):
                 return
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
         elif kind == "seal-ready" and self.sealing is not None and not self.connected:
-            self._sealed_ready(sender, payload.get("pub"))
+            self._sealed_ready(sender, payload)
         elif kind == "sealed" and self.early is not None and sender == self.host_id and self.sealed is None:
             if len(self.early) < 64:            # the host's first pieces, sent as it said seal-ready
                 self.early.append(payload)
@@ -776,24 +785,28 @@ class GuestNet(GuestSide):
             elif kind == "seal-ping":
                 self.signal.send(sender, {"kind": "seal-pong", "t": payload.get("t")})
 
-    def _sealed_ready(self, sender, pub) -> None:
+    def _sealed_ready(self, sender, ready: dict) -> None:
+        if ready.get("v") != relay_path.VERSION:
+            return
         try:
-            theirs = unb64(pub)
+            theirs, nonce = unb64(ready.get("pub")), unb64(ready.get("nonce"))
         except (ValueError, frames.FrameError):
             return
         if identity.key_pin(theirs) != self.key_pin:
             self.refusals += 1
             self.on_status(identity.WRONG_KEY)
             return
+        if len(nonce) != relay_path.NONCE:
+            return
         pair, public = self.sealing
         self.sealing = None
         self.host_id, self.early = sender, []
-        asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs))
+        asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs, nonce))
 
-    async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes) -> None:
+    async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes, nonce: bytes) -> None:
         # The host starts sending as soon as it says seal-ready: pieces that come while the key
         # is derived here wait in `early` (dropping them broke the link: "piece 2 where 1 was due").
-        key = await relay_path.shared_key(pair, public, theirs, self.room, guest_first=True)
+        key = await relay_path.shared_key(pair, public, theirs, self.room, nonce, guest=True)
         early, self.early = self.early or [], None
         if self.connected or self.closed:
             return
