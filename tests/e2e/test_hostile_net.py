@@ -4,22 +4,36 @@ browsers; each test is the attacker of one finding.
 - Replay (finding 7): a real guest's sealed session, recorded on the wire and replayed to the
   host by a scripted relay member, seats no one: the host mixes a fresh value of its own into
   every relay path's key, so the replayed pieces never open.
+- Parking (finding 8): a member that answers a guest's ``seal-hello`` with the host's (public)
+  key, racing the host, does not leave the guest on a link nobody can use: the guest counts a
+  relay path open only once a piece from that member opens, and sits down through the real
+  host's in the usual time.
 
 The scripted members speak the relay's protocol with `websockets` (no crypto): a malicious
 relay, or anyone on the wire, could do the same.
 """
 
+import base64
 import json
+import secrets
+import threading
 import time
 
 import pytest
 from harness import with_query, wait_ready
 from playwright.sync_api import expect
-from test_relay_path import seated_through_the_relay
+from test_friends import host_table
+from test_relay_path import NO_DIRECT_PATH, seated_through_the_relay
 from test_secure_tables import relay_url, room_of
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.e2e
+
+# The P-256 base point, uncompressed: a valid public key (its private key is 1) for a member
+# that only wants the host's answer.
+P256_G = bytes.fromhex("04"
+                       "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+                       "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")
 
 
 class Member:
@@ -105,3 +119,56 @@ def test_a_replayed_sealed_session_seats_no_one(people, site):
     expect(chat).to_contain_text("Gus is back")
     assert chat.inner_text().count("Gus is back") == 1
     expect(guest.get_by_test_id("lobby")).to_be_visible()
+
+
+# Init script: the page's relay messages leave 300 ms late, as from a host far from the relay
+# (on a phone across the world), while the attacker's script runs next to it: the attacker's
+# answer to a seal-hello comes first every time.
+FAR_FROM_THE_RELAY = """
+(() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { setTimeout(() => send.call(this, data), 300); };
+})();
+"""
+
+
+def squat(member: Member, host_public: str, answered: list, stop: threading.Event) -> None:
+    """Answer every other member's seal-hello at once with the host's public key (and a random
+    nonce, for a handshake that carries one)."""
+    while not stop.is_set():
+        heard = member.heard(0.2)
+        if heard is not None and heard[1].get("kind") == "seal-hello":
+            nonce = base64.b64encode(secrets.token_bytes(16)).decode()
+            member.say(heard[0], {"kind": "seal-ready", "v": 2, "pub": host_public, "nonce": nonce})
+            answered.append(heard[0])
+
+
+def test_a_fake_seal_ready_with_the_hosts_key_does_not_park_a_friend(people, site):
+    host, guest = people(), people()
+    host.context.add_init_script(FAR_FROM_THE_RELAY)
+    guest.context.add_init_script(NO_DIRECT_PATH)
+    link = host_table(host, site, 2)
+    answered, stop = [], threading.Event()
+    with Member(site, room_of(link)) as squatter:
+        # The host's relay-path key is public: any member gets it by asking for a relay path.
+        squatter.host_in_the_room()
+        squatter.say(None, {"kind": "seal-hello", "v": 2, "pub": base64.b64encode(P256_G).decode()})
+        _, ready = squatter.wait_for("seal-ready")
+        racer = threading.Thread(target=squat, args=(squatter, ready["pub"], answered, stop))
+        racer.start()
+        try:
+            guest.goto(with_query(link, "speed=instant"))
+            wait_ready(guest)
+            guest.get_by_test_id("name").fill("Gus")
+            started = time.monotonic()
+            guest.get_by_test_id("sit-down").click()
+            expect(host.get_by_test_id("seat-1")).to_contain_text("through the relay", timeout=20_000)
+            took = time.monotonic() - started
+        finally:
+            stop.set()
+            racer.join()
+    print(f"\nseated through the relay {took:.1f} s after 'Sit down', a squatter answering "
+          f"{len(answered)} seal-hello(s) first")
+    assert answered
+    expect(guest.get_by_test_id("lobby")).to_be_visible()
+    expect(guest.get_by_test_id("link-status")).to_have_count(0)

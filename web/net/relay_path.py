@@ -12,6 +12,12 @@ to the host would open again under the same key; with it, every relay path has a
 own. The relay forwards base64 ciphertext it cannot read or forge: every field of a piece is
 bound to it (`frames.associated`).
 
+The host's public key is public (any member gets it by asking), so a member may answer a guest's
+seal-hello with it, and a nonce of its own, without holding the private half. A link therefore
+counts as open only once a piece from the other side has opened under its key
+(``confirmed``): the host sends one at once (`SealedLink.greet`), and a guest tries every
+answer that carries the pinned key until one confirms.
+
 Both sides say the handshake's version (``v``, `VERSION`); a request of another version is
 not answered (the page is older or newer than the host's: the direct path's hello says which).
 
@@ -108,19 +114,24 @@ class Pace:
 
 class SealedLink:
     """One guest's messages with the host through the relay. ``send(to, payload)`` is the
-    relay socket's; ``outward`` is the direction this side sends in."""
+    relay socket's; ``key`` is awaited (pieces that come while it is derived wait in the
+    inbox); ``outward`` is the direction this side sends in. ``on_confirm(link)`` is called
+    once, when the first piece from ``to`` opens (before its texts are handed on): only then
+    is the other side known to hold the key."""
 
-    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close):
-        self.relay_send, self.pace, self.to, self.key = send, pace, to, key
+    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close, on_confirm=None):
+        self.relay_send, self.pace, self.to = send, pace, to
+        self.key = asyncio.ensure_future(key)
         self.outward = outward
         self.inward = frames.GUEST_TO_HOST if outward == frames.HOST_TO_GUEST else frames.HOST_TO_GUEST
-        self.on_message, self.on_close = on_message, on_close
+        self.on_message, self.on_close, self.on_confirm = on_message, on_close, on_confirm
         self.sent = 0
         self.joiner = frames.Joiner()
         self.buffer: list[str] = []
+        self.owed = False               # a piece is due even with no text (`greet`)
         self.pumping = False
         self.inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX)
-        self.open, self.ended = True, False
+        self.open, self.ended, self.confirmed = True, False, False
         self.rtt_ms: float | None = None
         self.reader = asyncio.ensure_future(self._read())
 
@@ -130,15 +141,24 @@ class SealedLink:
         if not self.open:
             return
         self.buffer.append(text)
+        self._start_pump()
+
+    def greet(self) -> None:
+        """Send a piece now, texts or not, so the other side can confirm the key."""
+        self.owed = True
+        self._start_pump()
+
+    def _start_pump(self) -> None:
         if not self.pumping:
             self.pumping = True
             asyncio.ensure_future(self._pump())
 
     async def _pump(self) -> None:
         try:
-            while self.buffer and self.open:
+            key = await self.key
+            while (self.buffer or self.owed) and self.open:
                 await asyncio.sleep(0)              # whatever else is sent now joins this batch
-                texts, self.buffer = self.buffer, []
+                texts, self.buffer, self.owed = self.buffer, [], False
                 for piece, more in frames.cut(frames.batch(texts)):
                     await self.pace.wait()
                     self.sent += 1
@@ -146,7 +166,7 @@ class SealedLink:
                     sealed = _py(await js.crypto.subtle.encrypt(
                         _js({"name": "AES-GCM", "iv": _bytes(iv),
                              "additionalData": _bytes(frames.associated(self.outward, self.sent, more))}),
-                        self.key, _bytes(piece)))
+                        key, _bytes(piece)))
                     if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
                                                                       "iv": b64(iv), "data": b64(sealed)}):
                         return self.fail("the relay did not take a piece")
@@ -167,6 +187,10 @@ class SealedLink:
             self.fail("too many pieces at once")
 
     async def _read(self) -> None:
+        try:
+            key = await self.key
+        except Exception as failed:     # not a point on the curve
+            return self.fail(f"no key: {failed}")
         while self.open:
             payload = await self.inbox.get()
             try:
@@ -176,10 +200,14 @@ class SealedLink:
                 plain = _py(await js.crypto.subtle.decrypt(
                     _js({"name": "AES-GCM", "iv": _bytes(iv),
                          "additionalData": _bytes(frames.associated(self.inward, n, more))}),
-                    self.key, _bytes(data)))
+                    key, _bytes(data)))
                 texts = self.joiner.add(n, plain, more)
             except Exception as refused:      # forged, replayed, reordered or damaged: drop the link
                 return self.fail(f"a piece did not open: {refused}")
+            if not self.confirmed:
+                self.confirmed = True
+                if self.on_confirm is not None:
+                    self.on_confirm(self)
             for text in texts or ():
                 if self.open:
                     self.on_message(text)

@@ -52,6 +52,7 @@ STALE_AFTER = 6.0          # seconds without a host before the guest says the li
 FALLBACK_AFTER = 6.0       # seconds without a direct path before a guest tries the relay path
 DIRECT_RETRY = 15.0        # on the relay path, a guest still asks for a direct one this often
 MAX_SEALED = 8             # relay paths a host keeps at once (a room holds 8 members)
+CONFIRM_WAIT = 5.0         # seconds a guest gives a relay path's first piece to come and open
 SEAL_EVERY = 3.0           # seconds a member must wait between two relay path requests
 # Well-known public STUN servers, used only once a table with friends (or a device link) opens
 # a connection: they learn this browser's public address, nothing else. The page's
@@ -423,7 +424,8 @@ class HostNet:
 
     def _seal_asked(self, member, hello: dict) -> None:
         """A guest with no direct path asks for the relay path: at most one per member, one
-        request per `SEAL_EVERY`, `MAX_SEALED` in all."""
+        request per `SEAL_EVERY`, `MAX_SEALED` in all. Each gets a key of its own (a fresh
+        nonce), and a first piece at once, by which the guest knows this is the host."""
         now = asyncio.get_event_loop().time()
         if self.key_pair is None or not relay_path.available() or now - self.sealed_asked.get(member, -99) < SEAL_EVERY:
             return
@@ -440,19 +442,10 @@ class HostNet:
             theirs = unb64(hello.get("pub"))
         except (ValueError, frames.FrameError):
             return
-        if len(theirs) == 65:
-            asyncio.ensure_future(self._seal(member, theirs))
-
-    async def _seal(self, member, theirs: bytes) -> None:
-        """A relay path with a key of its own: the host's fresh nonce goes into it, so a
-        recorded session replayed to the host never opens."""
+        if len(theirs) != 65:
+            return
         nonce = secrets.token_bytes(relay_path.NONCE)
-        try:
-            key = await relay_path.shared_key(self.key_pair, theirs, self.key_public, self.room, nonce, guest=False)
-        except Exception:       # not a point on the curve
-            return
-        if self.closed or member in self.sealed:
-            return
+        key = relay_path.shared_key(self.key_pair, theirs, self.key_public, self.room, nonce, guest=False)
         self.count += 1
         conn = f"c{self.count}"
         link = SealedLink(self.signal.send, self.signal.pace, member, key, frames.HOST_TO_GUEST,
@@ -462,6 +455,7 @@ class HostNet:
         trace(f"host: relay path {conn} to {member}")
         self.signal.send(member, {"kind": "seal-ready", "v": relay_path.VERSION, "pub": b64(self.key_public),
                                   "nonce": b64(nonce)})
+        link.greet()
         self.on_open(conn)
 
     async def _ping_loop(self) -> None:
@@ -623,7 +617,9 @@ class GuestNet(GuestSide):
     With a ``key_pin`` too, a guest that has no direct path after `FALLBACK_AFTER` seconds
     asks the host for the relay path (`web.net.relay_path`), and keeps asking for a direct
     one now and then: the first that opens carries the table, and a direct path replaces
-    the relay path as soon as it opens."""
+    the relay path as soon as it opens. Every ``seal-ready`` that carries the pinned key is
+    tried (any member can copy the host's public key): the relay path is the first whose
+    piece opens, and one whose piece has not come within `CONFIRM_WAIT` is given up."""
 
     def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None,
                  key_pin: str | None = None):
@@ -634,7 +630,7 @@ class GuestNet(GuestSide):
         self.sealed: SealedLink | None = None
         self.sealing = None                 # (key pair, public bytes) of the relay path asked for
         self.sealing_at = -99.0
-        self.early: list | None = None      # sealed pieces that came while the key was being derived
+        self.trials: dict[str, SealedLink] = {}   # relay member -> its answer, until a piece opens
         self.host_id = None
         self.closed = False
         self.since = None
@@ -698,6 +694,8 @@ class GuestNet(GuestSide):
     def _left(self, relay_id) -> None:
         if self.sealed is not None and relay_id == self.sealed.to:
             self.sealed.close()
+        if relay_id in self.trials:
+            self.trials[relay_id].close()
         if relay_id in self.hosts:
             self.hosts.discard(relay_id)
             self.host_left = not self.hosts
@@ -712,8 +710,13 @@ class GuestNet(GuestSide):
     def _relay_lost(self) -> None:
         self.hosts.clear()         # who is in the room is told again on joining it
         self.host_left = False
+        self._end_trials()
         if self.sealed is not None:
             self.sealed.close()
+
+    def _end_trials(self) -> None:
+        for link in list(self.trials.values()):
+            link.close()
 
     async def _ask_loop(self) -> None:
         loop = asyncio.get_event_loop()
@@ -774,19 +777,20 @@ class GuestNet(GuestSide):
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
         elif kind == "seal-ready" and self.sealing is not None and not self.connected:
             self._sealed_ready(sender, payload)
-        elif kind == "sealed" and self.early is not None and sender == self.host_id and self.sealed is None:
-            if len(self.early) < 64:            # the host's first pieces, sent as it said seal-ready
-                self.early.append(payload)
-        elif self.sealed is not None and sender == self.sealed.to:
+        elif kind in ("sealed", "seal-bye", "seal-ping"):
+            link = self.sealed if self.sealed is not None and sender == self.sealed.to else self.trials.get(sender)
+            if link is None:
+                return
             if kind == "sealed":
-                self.sealed.receive(payload)
+                link.receive(payload)
             elif kind == "seal-bye":
-                self.sealed.close()
-            elif kind == "seal-ping":
+                link.close()
+            elif link is self.sealed:
                 self.signal.send(sender, {"kind": "seal-pong", "t": payload.get("t")})
 
     def _sealed_ready(self, sender, ready: dict) -> None:
-        if ready.get("v") != relay_path.VERSION:
+        """A member answers our seal-hello: with the pinned key, try it (`CONFIRM_WAIT`)."""
+        if sender in self.trials or len(self.trials) >= MAX_SEALED or ready.get("v") != relay_path.VERSION:
             return
         try:
             theirs, nonce = unb64(ready.get("pub")), unb64(ready.get("nonce"))
@@ -799,28 +803,37 @@ class GuestNet(GuestSide):
         if len(nonce) != relay_path.NONCE:
             return
         pair, public = self.sealing
-        self.sealing = None
-        self.host_id, self.early = sender, []
-        asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs, nonce))
-
-    async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes, nonce: bytes) -> None:
-        # The host starts sending as soon as it says seal-ready: pieces that come while the key
-        # is derived here wait in `early` (dropping them broke the link: "piece 2 where 1 was due").
-        key = await relay_path.shared_key(pair, public, theirs, self.room, nonce, guest=True)
-        early, self.early = self.early or [], None
-        if self.connected or self.closed:
-            return
-        started = self.sealing_at
+        key = relay_path.shared_key(pair, public, theirs, self.room, nonce, guest=True)
+        trace(f"guest: seal-ready from {sender}: waiting for its first piece")
         link = SealedLink(self.signal.send, self.signal.pace, sender, key, frames.GUEST_TO_HOST,
-                          self.on_message, lambda: self._sealed_closed(link))
-        link.rtt_ms = (asyncio.get_event_loop().time() - started) * 1000 / 2   # until the first ping
+                          self.on_message, lambda: self._sealed_closed(link), self._sealed_confirmed)
+        self.trials[sender] = link
+        asyncio.ensure_future(self._confirm_within(link, CONFIRM_WAIT))
+
+    async def _confirm_within(self, link: SealedLink, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if not link.confirmed:
+            link.fail(f"no piece from {link.to} opened within {seconds:.0f} s")
+
+    def _sealed_confirmed(self, link: SealedLink) -> None:
+        """A piece from ``link``'s member opened: it holds the host's key, and carries the table."""
+        if self.trials.get(link.to) is link:
+            del self.trials[link.to]
+        if self.connected or self.closed:
+            link.close()
+            return
+        trace(f"guest: relay path to {link.to} open")
+        self.sealing = None
+        self._end_trials()
+        link.rtt_ms = (asyncio.get_event_loop().time() - self.sealing_at) * 1000 / 2   # until the first ping
         self.sealed = link
-        self.host_id = sender
+        self.host_id = link.to
         self._opened()
-        for payload in early:
-            link.receive(payload)
 
     def _sealed_closed(self, link: SealedLink) -> None:
+        if self.trials.get(link.to) is link:
+            del self.trials[link.to]
+            return
         if link is not self.sealed:
             return
         self.sealed = None
@@ -832,6 +845,7 @@ class GuestNet(GuestSide):
     def _direct_opened(self) -> None:
         """A direct channel opened: it replaces the relay path, if that was in use."""
         trace("guest: channel to the host open")
+        self._end_trials()
         if self.sealed is not None:
             link, self.sealed = self.sealed, None
             link.close()
@@ -864,6 +878,7 @@ class GuestNet(GuestSide):
 
     def close(self) -> None:
         self.closed = True
+        self._end_trials()
         if self.sealed is not None:
             self.sealed.close()
         self.signal.close()
