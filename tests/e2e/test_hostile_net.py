@@ -8,6 +8,9 @@ browsers; each test is the attacker of one finding.
   key, racing the host, does not leave the guest on a link nobody can use: the guest counts a
   relay path open only once a piece from that member opens, and sits down through the real
   host's in the usual time.
+- Channel hoarding (finding 12): a page that answers every offer and asks again, as several
+  relay members that keep coming back under new ids, cannot make the host keep more than a
+  few peer connections; a friend sits down meanwhile and plays.
 
 The scripted members speak the relay's protocol with `websockets` (no crypto): a malicious
 relay, or anyone on the wire, could do the same.
@@ -20,12 +23,15 @@ import threading
 import time
 
 import pytest
-from harness import with_query, wait_ready
+from harness import spied, with_query, wait_ready
 from playwright.sync_api import expect
-from test_friends import host_table
+from test_friends import host_table, join, play
 from test_relay_path import NO_DIRECT_PATH, seated_through_the_relay
-from test_secure_tables import relay_url, room_of
+from test_secure_tables import relay_url, room_of, roomy_site  # noqa: F401 (a fixture)
 from websockets.sync.client import connect
+
+from web.friends.protocol import VERSION
+from web.net.channels import MAX_UNSEATED
 
 pytestmark = pytest.mark.e2e
 
@@ -172,3 +178,76 @@ def test_a_fake_seal_ready_with_the_hosts_key_does_not_park_a_friend(people, sit
     assert answered
     expect(guest.get_by_test_id("lobby")).to_be_visible()
     expect(guest.get_by_test_id("link-status")).to_have_count(0)
+
+
+# The hoarder, in a page of its own: `lanes` relay members at once, each one answering every
+# offer (a new RTCPeerConnection each time) and asking again as soon as a channel opens, and
+# leaving the room after `churn` seconds to come back as a new member; for `seconds` s.
+HOARD = """({ url, room, version, lanes, churn, seconds }) => {
+  const stats = window.__hoard = { members: 0, offers: 0, channels: 0 };
+  const until = performance.now() + seconds * 1000;
+  const gathered = (pc) => new Promise((resolve) => {
+    pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
+    setTimeout(resolve, 2000);
+  });
+  const member = () => new Promise((left) => {
+    const socket = new WebSocket(url);
+    const say = (to, payload) => socket.readyState === 1
+      && socket.send(JSON.stringify({ type: "send", to, data: JSON.stringify(payload) }));
+    const ask = () => say(null, { kind: "want-offer", v: version });
+    const asking = setInterval(ask, 1000);
+    socket.onopen = () => socket.send(JSON.stringify({ type: "join", room }));
+    socket.onmessage = async (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "joined") { stats.members += 1; ask(); }
+      if (message.type !== "from" || JSON.parse(message.data).kind !== "offer") return;
+      stats.offers += 1;
+      const pc = new RTCPeerConnection();
+      pc.ondatachannel = ({ channel }) => {
+        channel.onopen = () => { stats.channels += 1; ask(); };
+        channel.onclose = () => pc.close();
+      };
+      await pc.setRemoteDescription({ type: "offer", sdp: JSON.parse(message.data).sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+      await gathered(pc);
+      say(message.from, { kind: "answer", sdp: pc.localDescription.sdp });
+    };
+    setTimeout(() => { clearInterval(asking); socket.close(); left(); }, churn * 1000);
+  });
+  const lane = async () => { while (performance.now() < until) await member(); };
+  window.__hoarding = Promise.all(Array.from({ length: lanes }, lane)).then(() => stats);
+}"""
+# Init script: the most peer connections the page held open at once (window.__peak), every 50 ms.
+PEAK_PCS = """
+setInterval(() => {
+  const live = (window.__pcs || []).filter((pc) => pc.signalingState !== "closed").length;
+  window.__peak = Math.max(window.__peak || 0, live);
+}, 50);
+"""
+
+
+def test_a_channel_hoarder_leaves_the_host_bounded_and_a_friend_plays(people, roomy_site):
+    site, lanes = roomy_site, 4
+    host, friend, hoarder = spied(people, site), people(site), people(site)
+    host.context.add_init_script(PEAK_PCS)
+    link = host_table(host, site, 2)
+    hoarder.route("**/favicon.ico", lambda route: route.fulfill(body=b"", content_type="image/x-icon"))
+    hoarder.goto(f"{site}web/vendor/pyscript/core.css")   # a page of our origin, without the app
+    hoarder.evaluate(HOARD, {"url": relay_url(site), "room": room_of(link), "version": VERSION,
+                             "lanes": lanes, "churn": 4, "seconds": 20})
+    hoarder.wait_for_function("window.__hoard.channels >= 10", timeout=10_000)
+    join(friend, link, "Gus")                            # while the hoarder is at it
+    expect(host.get_by_test_id("seat-1")).to_have_class("seat-row online")
+    host.get_by_test_id("start-table").click()
+    expect(friend.get_by_test_id("hand")).to_be_visible(timeout=10_000)
+    play([host, friend], moves=4)
+    stats = hoarder.evaluate("window.__hoarding")
+    peak = host.evaluate("window.__peak")
+    print(f"\nchannel hoarding: {stats['channels']} channels opened by {stats['members']} members in 20 s, "
+          f"at most {peak} of the host's peer connections alive at once")
+    assert stats["channels"] >= 20
+    # The friend's; the unseated channels (each hoarding member's and those of members gone);
+    # an offer pending for each member in the room (a lane's next member may join before its
+    # last one has left) and the friend's.
+    assert peak <= 1 + MAX_UNSEATED + 2 * lanes + 1
+    play([host, friend], moves=2)

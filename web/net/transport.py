@@ -13,7 +13,9 @@ Anyone with the link can join the relay room, so nothing that arrives through th
 trusted: a table's host uses one persistent certificate (`table_certificate`), whose pin the
 invite link carries, and a guest takes only offers made with it (`web.net.identity`); the
 protocol's version is checked on the channel itself. The host answers want-offers within
-the bounds of `web.net.offers.OfferBook`, so a flood cannot exhaust its peer connections.
+the bounds of `web.net.offers.OfferBook`, and keeps open channels within those of
+`web.net.channels.ChannelBook` (one per relay member, few with no one seated), so neither a
+flood of requests nor a guest that takes every offer can exhaust its peer connections.
 
 Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
 exchange by hand: the offer travels in the invite link and the answer comes back as a code the
@@ -38,6 +40,7 @@ from game.codec import loads
 from game.errors import ParseError
 
 from . import frames, identity, relay_path, signal_code
+from .channels import ChannelBook
 from .offers import OfferBook
 from .relay_path import Pace, SealedLink, b64, unb64
 from .signal_code import RELAY_DOWN
@@ -368,6 +371,7 @@ class HostNet:
         self.sealed_asked: dict[str, float] = {}  # relay id -> when it last asked for one
         self.count = 0
         self.book = OfferBook()
+        self.channels = ChannelBook()
         self.invite: tuple[int, Peer] | None = None    # the code invite waiting for its answer
         self.signal = Signal(room, self._joined, self._from, self._left, on_status)
         self.signal.on_lost = self._relay_lost
@@ -375,7 +379,7 @@ class HostNet:
 
     def start(self) -> None:
         self.signal.open()
-        asyncio.ensure_future(self._ping_loop())
+        asyncio.ensure_future(self._tick_loop())
 
     def _joined(self, _peers) -> None:
         self.signal.send(None, {"kind": "host-here", "v": VERSION})
@@ -384,12 +388,14 @@ class HostNet:
         # A guest's open channel outlives its relay connection; an offer still pending, or a
         # relay path, does not.
         self.book.forget(relay_id)
+        self.channels.left(str(relay_id))
         self._drop_pending(relay_id)
         link = self.sealed.pop(relay_id, None)
         if link is not None:
             link.close()
 
     def _relay_lost(self) -> None:
+        self.channels.relay_lost()
         for link in list(self.sealed.values()):
             link.close()
         self.sealed.clear()
@@ -458,13 +464,24 @@ class HostNet:
         link.greet()
         self.on_open(conn)
 
-    async def _ping_loop(self) -> None:
-        """Measure each relay path's round trip (a direct one reports its own in getStats)."""
+    async def _tick_loop(self) -> None:
+        """Every few seconds: measure each relay path's round trip (a direct one reports its
+        own in getStats), and close the channels unseated for too long (`web.net.channels`)."""
         while not self.closed:
             await asyncio.sleep(relay_path.PING_EVERY)
             now = asyncio.get_event_loop().time()
             for member in list(self.sealed):
                 self.signal.send(member, {"kind": "seal-ping", "t": now})
+            self._close_channels(self.channels.expire(now), "no one sat down on it")
+
+    def seated(self, conns) -> None:
+        """The table's conns that have a seat now (the others are bounded: `web.net.channels`)."""
+        self.channels.seated(set(conns))
+
+    def _close_channels(self, conns: list, reason: str) -> None:
+        for conn in conns:
+            trace(f"host: closing channel {conn}: {reason}")
+            self._closed(conn)
 
     async def paths(self) -> dict:
         """``conn -> (path, round trip in ms or None)`` for every open connection; the path is
@@ -507,6 +524,9 @@ class HostNet:
             trace(f"host: channel {conn} open (relay member {relay_id})")
             if relay_id is not None:
                 self.book.connected(str(relay_id))
+                now = asyncio.get_event_loop().time()
+                self._close_channels(self.channels.opened(conn, str(relay_id), now),
+                                     f"its member's older one, or too many unseated (member {relay_id})")
             self.on_open(conn)
         peer.attach(channel, opened, lambda text: self.on_message(conn, text), lambda: self._closed(conn))
         return peer
@@ -561,6 +581,7 @@ class HostNet:
 
     def _closed(self, conn: str) -> None:
         peer = self.conns.pop(conn, None)
+        self.channels.closed(conn)
         if peer is None:
             return
         trace(f"host: channel {conn} closed")
