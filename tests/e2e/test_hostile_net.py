@@ -7,7 +7,7 @@ browsers; each test is the attacker of one finding.
 - Parking (finding 8): a member that answers a guest's ``seal-hello`` with the host's (public)
   key, racing the host, does not leave the guest on a link nobody can use: the guest counts a
   relay path open only once a piece from that member opens, and sits down through the real
-  host's in the usual time.
+  host's in the usual time; the member's ``host-here`` does not cut that path either.
 - Channel hoarding (finding 12): a page that answers every offer and asks again, as several
   relay members that keep coming back under new ids, cannot make the host keep more than a
   few peer connections; a friend sits down meanwhile and plays.
@@ -25,7 +25,7 @@ import time
 import pytest
 from harness import spied, with_query, wait_ready
 from playwright.sync_api import expect
-from test_friends import host_table, join, play
+from test_friends import chat, host_table, join, play
 from test_relay_path import NO_DIRECT_PATH, seated_through_the_relay
 from test_secure_tables import relay_url, room_of, roomy_site  # noqa: F401 (a fixture)
 from websockets.sync.client import connect
@@ -173,11 +173,16 @@ def test_a_fake_seal_ready_with_the_hosts_key_does_not_park_a_friend(people, sit
         finally:
             stop.set()
             racer.join()
-    print(f"\nseated through the relay {took:.1f} s after 'Sit down', a squatter answering "
-          f"{len(answered)} seal-hello(s) first")
-    assert answered
-    expect(guest.get_by_test_id("lobby")).to_be_visible()
-    expect(guest.get_by_test_id("link-status")).to_have_count(0)
+        print(f"\nseated through the relay {took:.1f} s after 'Sit down', a squatter answering "
+              f"{len(answered)} seal-hello(s) first")
+        assert answered
+        expect(guest.get_by_test_id("lobby")).to_be_visible()
+        expect(guest.get_by_test_id("link-status")).to_have_count(0)
+        # Saying it is the host (back) does not cut the guest's relay path either.
+        squatter.say(None, {"kind": "host-here", "v": VERSION})
+        chat(guest, "still here")
+        expect(host.get_by_test_id("chat-lines")).to_contain_text("still here", timeout=3000)
+        expect(guest.get_by_test_id("link-status")).to_have_count(0)
 
 
 # The hoarder, in a page of its own: `lanes` relay members at once, each one answering every

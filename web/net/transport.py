@@ -785,8 +785,8 @@ class GuestNet(GuestSide):
             self.hosts.add(sender)
             self.host_left = False
         if kind == "host-here":
-            if self.sealed is not None and sender != self.sealed.to:   # the host came back
-                self.sealed.close()
+            # Any member can say so: a relay path ends when its member leaves the room (`_left`;
+            # the relay notices a vanished page within a minute), never on another's word.
             if not self.direct:
                 self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
         elif kind == "offer" and not self.direct and isinstance(payload.get("sdp"), str):
