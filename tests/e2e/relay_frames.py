@@ -60,8 +60,9 @@ def assert_only_signalling_and_ciphertext(frames, secrets):
     for p in said:
         if p.get("kind") == "sealed":
             assert set(p) == {"kind", "n", "more", "iv", "data"} and BASE64.fullmatch(p["data"])
-        if "pub" in p:
-            assert BASE64.fullmatch(p["pub"]), p
+        for key in ("pub", "nonce"):
+            if key in p:
+                assert BASE64.fullmatch(p[key]), p
     clear = json.dumps([p for p in said if p.get("kind") != "sealed"])   # all that is not ciphertext
     for secret in (*secrets, '"type"', '"hand"'):
         assert secret not in clear, secret
@@ -70,13 +71,13 @@ def assert_only_signalling_and_ciphertext(frames, secrets):
 
 def card_free_part(said) -> str:
     """What must show no card, as JSON: every payload but the SDP and the ciphertext, without
-    the public keys (random base64, in which a card's two letters turn up by chance about once
-    in a thousand keys, as in ``+5H/``).
+    the public keys and the host's nonces (random base64, in which a card's two letters turn up
+    by chance about once in a thousand keys, as in ``+5H/``).
 
     >>> card_free_part([{"kind": "seal-hello", "pub": "BA+5H/Q="}, {"kind": "chat", "text": "5H"}])
     '[{"kind": "seal-hello"}, {"kind": "chat", "text": "5H"}]'
-    >>> bool(CARD.search(card_free_part([{"kind": "seal-ready", "pub": "B+KC/A=", "hand": "KC"}])))
+    >>> bool(CARD.search(card_free_part([{"kind": "seal-ready", "nonce": "B+KC/A=", "hand": "KC"}])))
     True
     """
-    return json.dumps([{key: value for key, value in p.items() if key != "pub"}
+    return json.dumps([{key: value for key, value in p.items() if key not in ("pub", "nonce")}
                        for p in said if p.get("kind") not in ("offer", "answer", "sealed")])

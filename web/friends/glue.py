@@ -145,7 +145,10 @@ class FriendsGlue:
             self.flush()
 
         def message(conn, text):
-            if table.receive(conn, text):
+            taken = table.receive(conn, text)
+            # A hello seats its conn (and may unseat another's): the net bounds unseated ones.
+            net.seated(c for c, seat in table.seat_of.items() if seat is not None)
+            if taken:
                 self.after_input()
             else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
                 self.flush()
@@ -155,8 +158,8 @@ class FriendsGlue:
             self.after_input()
 
         table.on_drop = lambda line: trace(f"host: dropped {line}")
-        self.net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
-        self.net.start()
+        self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
+        net.start()
         self.paint()
         asyncio.ensure_future(self._watch_paths(ctl))
         asyncio.ensure_future(self._fair_clock(ctl))

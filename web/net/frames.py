@@ -6,8 +6,9 @@ messages travel through the relay instead, sealed with AES-GCM under a key only 
 them can derive. The relay caps each message (16 KiB) and each member's rate, so what one
 side sends at once is one batch: the texts as a JSON list, in UTF-8, cut into pieces of at
 most `PIECE` bytes. Every piece is numbered (``n``, from 1, one more each time, per
-direction); the number and the direction are the cipher's associated data, so the relay can
-neither reorder, replay nor reflect a piece, and ``more`` says whether the batch goes on.
+direction) and says whether its batch goes on (``more``); the direction, the number and
+``more`` are the cipher's associated data, so the relay can neither reorder, replay, reflect,
+join nor cut a piece.
 
 >>> pieces = cut(batch(["hello", "world"]), size=8)
 >>> [more for _, more in pieces]
@@ -64,13 +65,15 @@ def cut(data: bytes, size: int = PIECE) -> list[tuple[bytes, bool]]:
     return [(piece, index < len(pieces) - 1) for index, piece in enumerate(pieces)]
 
 
-def associated(direction: str, n: int) -> bytes:
-    """The associated data that binds a piece to its direction and number.
+def associated(direction: str, n: int, more: bool) -> bytes:
+    """The associated data that binds a piece to its direction, its number and whether its
+    batch goes on: every field of a piece but the ciphertext and its IV (which the cipher
+    checks itself).
 
-    >>> associated(HOST_TO_GUEST, 7)
-    b'cribbage/h2g/7'
+    >>> associated(HOST_TO_GUEST, 7, more=True), associated(HOST_TO_GUEST, 7, more=False)
+    (b'cribbage/h2g/7/more', b'cribbage/h2g/7/last')
     """
-    return f"cribbage/{direction}/{n}".encode("ascii")
+    return f"cribbage/{direction}/{n}/{'more' if more else 'last'}".encode("ascii")
 
 
 class Joiner:
@@ -81,14 +84,23 @@ class Joiner:
         self.parts: list[bytes] = []
         self.size = 0
 
-    def check(self, n) -> None:
-        """Refuse a piece whose number is not the next one (before any decryption work)."""
+    def check(self, n, more) -> None:
+        """Refuse a piece whose number is not the next one, or whose ``more`` is not a
+        boolean (before any decryption work).
+
+        >>> Joiner().check(1, "yes")
+        Traceback (most recent call last):
+        ...
+        web.net.frames.FrameError: a piece's "more" is true or false
+        """
         if not isinstance(n, int) or isinstance(n, bool) or n != self.expected:
             raise FrameError(f"piece {str(n)[:12]} where {self.expected} was due")
+        if not isinstance(more, bool):
+            raise FrameError('a piece\'s "more" is true or false')
 
     def add(self, n: int, piece: bytes, more: bool) -> list[str] | None:
         """One decrypted piece; the batch's texts once ``more`` is False, else None."""
-        self.check(n)
+        self.check(n, more)
         self.expected += 1
         self.size += len(piece)
         if self.size > MAX_BATCH:

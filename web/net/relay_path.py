@@ -3,11 +3,23 @@ sealed end to end with WebCrypto, when no WebRTC path connects them. One of the 
 allowed to touch the FFI; the framing is `web.net.frames`'s, the pins `web.net.identity`'s.
 
 The key: the guest makes a fresh ECDH key pair (P-256) and sends its public half
-(``seal-hello``); the host answers with the public half of its table's own pair
-(``seal-ready``), whose SHA-256 the invite link pins (``k``), so an impostor's answer is
-refused. Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH secret, the
-room and both public keys. The relay forwards base64 ciphertext it cannot read or forge:
-every piece is bound to its direction and number (`frames.associated`).
+(``seal-hello``); the host answers with the public half of its table's own pair, whose SHA-256
+the invite link pins (``k``), so an impostor's answer is refused, and a fresh random ``nonce``
+(``seal-ready``). Each side derives the same AES-GCM key with HKDF-SHA-256 from the ECDH
+secret, the room, both public keys and the host's nonce. The host's key pair lasts as long as
+the table, so without the nonce a recorded session (a guest's seal-hello and pieces) replayed
+to the host would open again under the same key; with it, every relay path has a key of its
+own. The relay forwards base64 ciphertext it cannot read or forge: every field of a piece is
+bound to it (`frames.associated`).
+
+The host's public key is public (any member gets it by asking), so a member may answer a guest's
+seal-hello with it, and a nonce of its own, without holding the private half. A link therefore
+counts as open only once a piece from the other side has opened under its key
+(``confirmed``): the host sends one at once (`SealedLink.greet`), and a guest tries every
+answer that carries the pinned key until one confirms.
+
+Both sides say the handshake's version (``v``, `VERSION`); a request of another version is
+not answered (the page is older or newer than the host's: the direct path's hello says which).
 
 A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
 ``close``), so the host's table and the guest's screen cannot tell which path carries them.
@@ -24,8 +36,10 @@ from pyodide.ffi import to_js
 
 from . import frames
 
+VERSION = 2            # of the seal-hello / seal-ready handshake: 2 added the host's nonce
 ECDH = {"name": "ECDH", "namedCurve": "P-256"}
-INFO = b"cribbage sealed v1"
+INFO = b"cribbage sealed v2"
+NONCE = 16             # bytes of the host's fresh random value in each relay path's key
 INBOX = 256            # pieces waiting to be opened; more is a flood, and the link is dropped
 PING_EVERY = 5.0       # seconds between round-trip measurements on an open link
 
@@ -65,16 +79,17 @@ async def public_bytes(pair) -> bytes:
     return _py(await js.crypto.subtle.exportKey("raw", pair.publicKey))
 
 
-async def shared_key(pair, mine: bytes, theirs: bytes, room: str, guest_first: bool):
-    """The AES-GCM key both sides derive; ``guest_first`` orders the public keys the same way
-    on both sides (the guest's, then the host's)."""
+async def shared_key(pair, guest_public: bytes, host_public: bytes, room: str, nonce: bytes, guest: bool):
+    """The AES-GCM key both sides derive from ``pair`` (the guest's if ``guest``, else the
+    host's) and the other side's public key: HKDF-SHA-256 over the ECDH secret, salted with
+    the room, its info the public keys (the guest's, then the host's) and the host's ``nonce``."""
     subtle = js.crypto.subtle
+    theirs = host_public if guest else guest_public
     other = await subtle.importKey("raw", _bytes(theirs), _js(ECDH), False, _js([]))
     bits = await subtle.deriveBits(_js({"name": "ECDH", "public": other}), pair.privateKey, 256)
     base = await subtle.importKey("raw", bits, "HKDF", False, _js(["deriveKey"]))
-    keys = mine + theirs if guest_first else theirs + mine
     params = _js({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
-                  "info": _bytes(INFO + keys)})
+                  "info": _bytes(INFO + guest_public + host_public + nonce)})
     return await subtle.deriveKey(params, base, _js({"name": "AES-GCM", "length": 256}), False,
                                   _js(["encrypt", "decrypt"]))
 
@@ -99,19 +114,24 @@ class Pace:
 
 class SealedLink:
     """One guest's messages with the host through the relay. ``send(to, payload)`` is the
-    relay socket's; ``outward`` is the direction this side sends in."""
+    relay socket's; ``key`` is awaited (pieces that come while it is derived wait in the
+    inbox); ``outward`` is the direction this side sends in. ``on_confirm(link)`` is called
+    once, when the first piece from ``to`` opens (before its texts are handed on): only then
+    is the other side known to hold the key."""
 
-    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close):
-        self.relay_send, self.pace, self.to, self.key = send, pace, to, key
+    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close, on_confirm=None):
+        self.relay_send, self.pace, self.to = send, pace, to
+        self.key = asyncio.ensure_future(key)
         self.outward = outward
         self.inward = frames.GUEST_TO_HOST if outward == frames.HOST_TO_GUEST else frames.HOST_TO_GUEST
-        self.on_message, self.on_close = on_message, on_close
+        self.on_message, self.on_close, self.on_confirm = on_message, on_close, on_confirm
         self.sent = 0
         self.joiner = frames.Joiner()
         self.buffer: list[str] = []
+        self.owed = False               # a piece is due even with no text (`greet`)
         self.pumping = False
         self.inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX)
-        self.open, self.ended = True, False
+        self.open, self.ended, self.confirmed = True, False, False
         self.rtt_ms: float | None = None
         self.reader = asyncio.ensure_future(self._read())
 
@@ -121,23 +141,32 @@ class SealedLink:
         if not self.open:
             return
         self.buffer.append(text)
+        self._start_pump()
+
+    def greet(self) -> None:
+        """Send a piece now, texts or not, so the other side can confirm the key."""
+        self.owed = True
+        self._start_pump()
+
+    def _start_pump(self) -> None:
         if not self.pumping:
             self.pumping = True
             asyncio.ensure_future(self._pump())
 
     async def _pump(self) -> None:
         try:
-            while self.buffer and self.open:
+            key = await self.key
+            while (self.buffer or self.owed) and self.open:
                 await asyncio.sleep(0)              # whatever else is sent now joins this batch
-                texts, self.buffer = self.buffer, []
+                texts, self.buffer, self.owed = self.buffer, [], False
                 for piece, more in frames.cut(frames.batch(texts)):
                     await self.pace.wait()
                     self.sent += 1
                     iv = secrets.token_bytes(12)
                     sealed = _py(await js.crypto.subtle.encrypt(
                         _js({"name": "AES-GCM", "iv": _bytes(iv),
-                             "additionalData": _bytes(frames.associated(self.outward, self.sent))}),
-                        self.key, _bytes(piece)))
+                             "additionalData": _bytes(frames.associated(self.outward, self.sent, more))}),
+                        key, _bytes(piece)))
                     if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
                                                                       "iv": b64(iv), "data": b64(sealed)}):
                         return self.fail("the relay did not take a piece")
@@ -158,19 +187,27 @@ class SealedLink:
             self.fail("too many pieces at once")
 
     async def _read(self) -> None:
+        try:
+            key = await self.key
+        except Exception as failed:     # not a point on the curve
+            return self.fail(f"no key: {failed}")
         while self.open:
             payload = await self.inbox.get()
             try:
-                n = payload.get("n")
-                self.joiner.check(n)
+                n, more = payload.get("n"), payload.get("more")
+                self.joiner.check(n, more)
                 iv, data = unb64(payload.get("iv")), unb64(payload.get("data"))
                 plain = _py(await js.crypto.subtle.decrypt(
                     _js({"name": "AES-GCM", "iv": _bytes(iv),
-                         "additionalData": _bytes(frames.associated(self.inward, n))}),
-                    self.key, _bytes(data)))
-                texts = self.joiner.add(n, plain, payload.get("more") is True)
+                         "additionalData": _bytes(frames.associated(self.inward, n, more))}),
+                    key, _bytes(data)))
+                texts = self.joiner.add(n, plain, more)
             except Exception as refused:      # forged, replayed, reordered or damaged: drop the link
                 return self.fail(f"a piece did not open: {refused}")
+            if not self.confirmed:
+                self.confirmed = True
+                if self.on_confirm is not None:
+                    self.on_confirm(self)
             for text in texts or ():
                 if self.open:
                     self.on_message(text)

@@ -13,7 +13,9 @@ Anyone with the link can join the relay room, so nothing that arrives through th
 trusted: a table's host uses one persistent certificate (`table_certificate`), whose pin the
 invite link carries, and a guest takes only offers made with it (`web.net.identity`); the
 protocol's version is checked on the channel itself. The host answers want-offers within
-the bounds of `web.net.offers.OfferBook`, so a flood cannot exhaust its peer connections.
+the bounds of `web.net.offers.OfferBook`, and keeps open channels within those of
+`web.net.channels.ChannelBook` (one per relay member, few with no one seated), so neither a
+flood of requests nor a guest that takes every offer can exhaust its peer connections.
 
 Without a relay (a plain static host), `HostNet.make_invite` and `CodeGuestNet` do the same
 exchange by hand: the offer travels in the invite link and the answer comes back as a code the
@@ -38,6 +40,7 @@ from game.codec import loads
 from game.errors import ParseError
 
 from . import frames, identity, relay_path, signal_code
+from .channels import ChannelBook
 from .offers import OfferBook
 from .relay_path import Pace, SealedLink, b64, unb64
 from .signal_code import RELAY_DOWN
@@ -52,6 +55,7 @@ STALE_AFTER = 6.0          # seconds without a host before the guest says the li
 FALLBACK_AFTER = 6.0       # seconds without a direct path before a guest tries the relay path
 DIRECT_RETRY = 15.0        # on the relay path, a guest still asks for a direct one this often
 MAX_SEALED = 8             # relay paths a host keeps at once (a room holds 8 members)
+CONFIRM_WAIT = 5.0         # seconds a guest gives a relay path's first piece to come and open
 SEAL_EVERY = 3.0           # seconds a member must wait between two relay path requests
 # Well-known public STUN servers, used only once a table with friends (or a device link) opens
 # a connection: they learn this browser's public address, nothing else. The page's
@@ -367,6 +371,7 @@ class HostNet:
         self.sealed_asked: dict[str, float] = {}  # relay id -> when it last asked for one
         self.count = 0
         self.book = OfferBook()
+        self.channels = ChannelBook()
         self.invite: tuple[int, Peer] | None = None    # the code invite waiting for its answer
         self.signal = Signal(room, self._joined, self._from, self._left, on_status)
         self.signal.on_lost = self._relay_lost
@@ -374,7 +379,7 @@ class HostNet:
 
     def start(self) -> None:
         self.signal.open()
-        asyncio.ensure_future(self._ping_loop())
+        asyncio.ensure_future(self._tick_loop())
 
     def _joined(self, _peers) -> None:
         self.signal.send(None, {"kind": "host-here", "v": VERSION})
@@ -383,12 +388,14 @@ class HostNet:
         # A guest's open channel outlives its relay connection; an offer still pending, or a
         # relay path, does not.
         self.book.forget(relay_id)
+        self.channels.left(str(relay_id))
         self._drop_pending(relay_id)
         link = self.sealed.pop(relay_id, None)
         if link is not None:
             link.close()
 
     def _relay_lost(self) -> None:
+        self.channels.relay_lost()
         for link in list(self.sealed.values()):
             link.close()
         self.sealed.clear()
@@ -408,7 +415,7 @@ class HostNet:
         elif kind == "answer" and sender in self.peers and isinstance(payload.get("sdp"), str):
             asyncio.ensure_future(self._answer(self.peers[sender], payload["sdp"]))
         elif kind == "seal-hello":
-            self._seal_asked(sender, payload.get("pub"))
+            self._seal_asked(sender, payload)
         elif kind in ("sealed", "seal-bye", "seal-pong") and sender in self.sealed:
             link = self.sealed[sender]
             if kind == "sealed":
@@ -421,11 +428,15 @@ class HostNet:
 
     # -- the relay path (web.net.relay_path) --
 
-    def _seal_asked(self, member, pub) -> None:
+    def _seal_asked(self, member, hello: dict) -> None:
         """A guest with no direct path asks for the relay path: at most one per member, one
-        request per `SEAL_EVERY`, `MAX_SEALED` in all."""
+        request per `SEAL_EVERY`, `MAX_SEALED` in all. Each gets a key of its own (a fresh
+        nonce), and a first piece at once, by which the guest knows this is the host."""
         now = asyncio.get_event_loop().time()
         if self.key_pair is None or not relay_path.available() or now - self.sealed_asked.get(member, -99) < SEAL_EVERY:
+            return
+        if hello.get("v") != relay_path.VERSION:
+            trace(f"host: seal-hello from {member} refused: handshake version {str(hello.get('v'))[:8]}")
             return
         self.sealed_asked[member] = now
         old = self.sealed.pop(member, None)
@@ -434,35 +445,43 @@ class HostNet:
         if len(self.sealed) >= MAX_SEALED:
             return
         try:
-            theirs = unb64(pub)
+            theirs = unb64(hello.get("pub"))
         except (ValueError, frames.FrameError):
             return
-        if len(theirs) == 65:
-            asyncio.ensure_future(self._seal(member, theirs))
-
-    async def _seal(self, member, theirs: bytes) -> None:
-        try:
-            key = await relay_path.shared_key(self.key_pair, self.key_public, theirs, self.room, guest_first=False)
-        except Exception:       # not a point on the curve
+        if len(theirs) != 65:
             return
-        if self.closed or member in self.sealed:
-            return
+        nonce = secrets.token_bytes(relay_path.NONCE)
+        key = relay_path.shared_key(self.key_pair, theirs, self.key_public, self.room, nonce, guest=False)
         self.count += 1
         conn = f"c{self.count}"
         link = SealedLink(self.signal.send, self.signal.pace, member, key, frames.HOST_TO_GUEST,
                           lambda text: self.on_message(conn, text), lambda: self._closed(conn))
         self.conns[conn] = link
         self.sealed[member] = link
-        self.signal.send(member, {"kind": "seal-ready", "pub": b64(self.key_public)})
+        trace(f"host: relay path {conn} to {member}")
+        self.signal.send(member, {"kind": "seal-ready", "v": relay_path.VERSION, "pub": b64(self.key_public),
+                                  "nonce": b64(nonce)})
+        link.greet()
         self.on_open(conn)
 
-    async def _ping_loop(self) -> None:
-        """Measure each relay path's round trip (a direct one reports its own in getStats)."""
+    async def _tick_loop(self) -> None:
+        """Every few seconds: measure each relay path's round trip (a direct one reports its
+        own in getStats), and close the channels unseated for too long (`web.net.channels`)."""
         while not self.closed:
             await asyncio.sleep(relay_path.PING_EVERY)
             now = asyncio.get_event_loop().time()
             for member in list(self.sealed):
                 self.signal.send(member, {"kind": "seal-ping", "t": now})
+            self._close_channels(self.channels.expire(now), "no one sat down on it")
+
+    def seated(self, conns) -> None:
+        """The table's conns that have a seat now (the others are bounded: `web.net.channels`)."""
+        self.channels.seated(set(conns))
+
+    def _close_channels(self, conns: list, reason: str) -> None:
+        for conn in conns:
+            trace(f"host: closing channel {conn}: {reason}")
+            self._closed(conn)
 
     async def paths(self) -> dict:
         """``conn -> (path, round trip in ms or None)`` for every open connection; the path is
@@ -505,6 +524,9 @@ class HostNet:
             trace(f"host: channel {conn} open (relay member {relay_id})")
             if relay_id is not None:
                 self.book.connected(str(relay_id))
+                now = asyncio.get_event_loop().time()
+                self._close_channels(self.channels.opened(conn, str(relay_id), now),
+                                     f"its member's older one, or too many unseated (member {relay_id})")
             self.on_open(conn)
         peer.attach(channel, opened, lambda text: self.on_message(conn, text), lambda: self._closed(conn))
         return peer
@@ -569,6 +591,7 @@ class HostNet:
 
     def _closed(self, conn: str) -> None:
         peer = self.conns.pop(conn, None)
+        self.channels.closed(conn)
         if peer is None:
             return
         trace(f"host: channel {conn} closed")
@@ -632,7 +655,9 @@ class GuestNet(GuestSide):
     With a ``key_pin`` too, a guest that has no direct path after `FALLBACK_AFTER` seconds
     asks the host for the relay path (`web.net.relay_path`), and keeps asking for a direct
     one now and then: the first that opens carries the table, and a direct path replaces
-    the relay path as soon as it opens."""
+    the relay path as soon as it opens. Every ``seal-ready`` that carries the pinned key is
+    tried (any member can copy the host's public key): the relay path is the first whose
+    piece opens, and one whose piece has not come within `CONFIRM_WAIT` is given up."""
 
     def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None,
                  key_pin: str | None = None):
@@ -643,7 +668,7 @@ class GuestNet(GuestSide):
         self.sealed: SealedLink | None = None
         self.sealing = None                 # (key pair, public bytes) of the relay path asked for
         self.sealing_at = -99.0
-        self.early: list | None = None      # sealed pieces that came while the key was being derived
+        self.trials: dict[str, SealedLink] = {}   # relay member -> its answer, until a piece opens
         self.host_id = None
         self.closed = False
         self.since = None
@@ -707,6 +732,8 @@ class GuestNet(GuestSide):
     def _left(self, relay_id) -> None:
         if self.sealed is not None and relay_id == self.sealed.to:
             self.sealed.close()
+        if relay_id in self.trials:
+            self.trials[relay_id].close()
         if relay_id in self.hosts:
             self.hosts.discard(relay_id)
             self.host_left = not self.hosts
@@ -721,8 +748,13 @@ class GuestNet(GuestSide):
     def _relay_lost(self) -> None:
         self.hosts.clear()         # who is in the room is told again on joining it
         self.host_left = False
+        self._end_trials()
         if self.sealed is not None:
             self.sealed.close()
+
+    def _end_trials(self) -> None:
+        for link in list(self.trials.values()):
+            link.close()
 
     async def _ask_loop(self) -> None:
         loop = asyncio.get_event_loop()
@@ -761,7 +793,8 @@ class GuestNet(GuestSide):
         pair = await relay_path.new_key_pair()
         public = await relay_path.public_bytes(pair)
         self.sealing = (pair, public)
-        self.signal.send(None, {"kind": "seal-hello", "pub": b64(public)})
+        trace("guest: seal-hello")
+        self.signal.send(None, {"kind": "seal-hello", "v": relay_path.VERSION, "pub": b64(public)})
 
     def _from(self, sender, payload: dict) -> None:
         kind = payload.get("kind")
@@ -769,8 +802,8 @@ class GuestNet(GuestSide):
             self.hosts.add(sender)
             self.host_left = False
         if kind == "host-here":
-            if self.sealed is not None and sender != self.sealed.to:   # the host came back
-                self.sealed.close()
+            # Any member can say so: a relay path ends when its member leaves the room (`_left`;
+            # the relay notices a vanished page within a minute), never on another's word.
             if not self.direct:
                 self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
         elif kind == "offer" and not self.direct and isinstance(payload.get("sdp"), str):
@@ -781,50 +814,64 @@ class GuestNet(GuestSide):
                 return
             asyncio.ensure_future(self._answer(sender, payload["sdp"]))
         elif kind == "seal-ready" and self.sealing is not None and not self.connected:
-            self._sealed_ready(sender, payload.get("pub"))
-        elif kind == "sealed" and self.early is not None and sender == self.host_id and self.sealed is None:
-            if len(self.early) < 64:            # the host's first pieces, sent as it said seal-ready
-                self.early.append(payload)
-        elif self.sealed is not None and sender == self.sealed.to:
+            self._sealed_ready(sender, payload)
+        elif kind in ("sealed", "seal-bye", "seal-ping"):
+            link = self.sealed if self.sealed is not None and sender == self.sealed.to else self.trials.get(sender)
+            if link is None:
+                return
             if kind == "sealed":
-                self.sealed.receive(payload)
+                link.receive(payload)
             elif kind == "seal-bye":
-                self.sealed.close()
-            elif kind == "seal-ping":
+                link.close()
+            elif link is self.sealed:
                 self.signal.send(sender, {"kind": "seal-pong", "t": payload.get("t")})
 
-    def _sealed_ready(self, sender, pub) -> None:
+    def _sealed_ready(self, sender, ready: dict) -> None:
+        """A member answers our seal-hello: with the pinned key, try it (`CONFIRM_WAIT`)."""
+        if sender in self.trials or len(self.trials) >= MAX_SEALED or ready.get("v") != relay_path.VERSION:
+            return
         try:
-            theirs = unb64(pub)
+            theirs, nonce = unb64(ready.get("pub")), unb64(ready.get("nonce"))
         except (ValueError, frames.FrameError):
             return
         if identity.key_pin(theirs) != self.key_pin:
             self.refusals += 1
             self.on_status(identity.WRONG_KEY)
             return
-        pair, public = self.sealing
-        self.sealing = None
-        self.host_id, self.early = sender, []
-        asyncio.ensure_future(self._open_sealed(sender, pair, public, theirs))
-
-    async def _open_sealed(self, sender, pair, public: bytes, theirs: bytes) -> None:
-        # The host starts sending as soon as it says seal-ready: pieces that come while the key
-        # is derived here wait in `early` (dropping them broke the link: "piece 2 where 1 was due").
-        key = await relay_path.shared_key(pair, public, theirs, self.room, guest_first=True)
-        early, self.early = self.early or [], None
-        if self.connected or self.closed:
+        if len(nonce) != relay_path.NONCE:
             return
-        started = self.sealing_at
+        pair, public = self.sealing
+        key = relay_path.shared_key(pair, public, theirs, self.room, nonce, guest=True)
+        trace(f"guest: seal-ready from {sender}: waiting for its first piece")
         link = SealedLink(self.signal.send, self.signal.pace, sender, key, frames.GUEST_TO_HOST,
-                          self.on_message, lambda: self._sealed_closed(link))
-        link.rtt_ms = (asyncio.get_event_loop().time() - started) * 1000 / 2   # until the first ping
+                          self.on_message, lambda: self._sealed_closed(link), self._sealed_confirmed)
+        self.trials[sender] = link
+        asyncio.ensure_future(self._confirm_within(link, CONFIRM_WAIT))
+
+    async def _confirm_within(self, link: SealedLink, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if not link.confirmed:
+            link.fail(f"no piece from {link.to} opened within {seconds:.0f} s")
+
+    def _sealed_confirmed(self, link: SealedLink) -> None:
+        """A piece from ``link``'s member opened: it holds the host's key, and carries the table."""
+        if self.trials.get(link.to) is link:
+            del self.trials[link.to]
+        if self.connected or self.closed:
+            link.close()
+            return
+        trace(f"guest: relay path to {link.to} open")
+        self.sealing = None
+        self._end_trials()
+        link.rtt_ms = (asyncio.get_event_loop().time() - self.sealing_at) * 1000 / 2   # until the first ping
         self.sealed = link
-        self.host_id = sender
+        self.host_id = link.to
         self._opened()
-        for payload in early:
-            link.receive(payload)
 
     def _sealed_closed(self, link: SealedLink) -> None:
+        if self.trials.get(link.to) is link:
+            del self.trials[link.to]
+            return
         if link is not self.sealed:
             return
         self.sealed = None
@@ -836,6 +883,7 @@ class GuestNet(GuestSide):
     def _direct_opened(self) -> None:
         """A direct channel opened: it replaces the relay path, if that was in use."""
         trace("guest: channel to the host open")
+        self._end_trials()
         if self.sealed is not None:
             link, self.sealed = self.sealed, None
             link.close()
@@ -868,6 +916,7 @@ class GuestNet(GuestSide):
 
     def close(self) -> None:
         self.closed = True
+        self._end_trials()
         if self.sealed is not None:
             self.sealed.close()
         self.signal.close()
