@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Config, deal_from, new_game, shuffled_deck  # noqa: E402
+from game.engine import Config, deal_from, shuffled_deck  # noqa: E402
 from game.fair import Round, Seen, check_reveal, check_seen, commitment  # noqa: E402
 from web.friends import protocol  # noqa: E402
 

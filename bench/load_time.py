@@ -74,13 +74,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(ROOT / "scripts")]
 
-import brotli
-import build_dist
-from harness import BOOT_TIMEOUT_MS, LAUNCH, READY_CLOCK, wait_ready
-from playwright.sync_api import BrowserContext, Playwright, Request, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
+import brotli  # noqa: E402
+import build_dist  # noqa: E402
+from harness import BOOT_TIMEOUT_MS, LAUNCH, READY_CLOCK, wait_ready  # noqa: E402
+from playwright.sync_api import BrowserContext, Playwright, Request, sync_playwright  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
-import serve
+import serve  # noqa: E402
 
 PAGES = {"index.html": "", "empty PyScript": "bench/empty.html"}
 EMPTY = "empty PyScript"

@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
-import load_time
-from harness import BOOT_TIMEOUT_MS, wait_ready
-from playwright.sync_api import sync_playwright
+import load_time  # noqa: E402
+from harness import BOOT_TIMEOUT_MS, wait_ready  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
-import serve
+import serve  # noqa: E402
 
 RESOURCES = """() => performance.getEntriesByType("resource").map((e) => ({
     name: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd, bytes: e.transferSize}))"""

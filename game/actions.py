@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import Card, format_cards
@@ -54,7 +55,7 @@ class Action:
         return action
 
     @classmethod
-    def discard(cls, seat: int, cards) -> Action:
+    def discard(cls, seat: int, cards: Iterable[Card]) -> Action:
         return cls(seat, DISCARD, tuple(sorted(cards)))
 
     @classmethod
@@ -81,11 +82,11 @@ class Action:
         cards = tuple(Card.parse(word) for word in words[2:])
         return cls.discard(seat, cards) if kind == DISCARD else cls(seat, kind, cards)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"seat": self.seat, "type": self.kind, "cards": [str(card) for card in self.cards]}
 
     @classmethod
-    def from_json(cls, data) -> Action:
+    def from_json(cls, data: object) -> Action:
         """Read the dict made by `to_json`; anything else raises `ParseError`."""
         if not isinstance(data, dict) or set(data) != {"seat", "type", "cards"}:
             raise ParseError("an action is an object with exactly: seat, type, cards")

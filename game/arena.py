@@ -28,19 +28,37 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from .bots import ARENA_LEVELS, make_bot
+from .bots import ARENA_LEVELS, Bot, make_bot
 from .engine import Config, apply, new_game
 from .view import view
 
+if TYPE_CHECKING:
+    from .bots.proto import ExternalBot
+
 PLAY_KINDS = ("fifteen", "thirty-one", "pair", "run", "go", "last card")
+
+
+class Stats(TypedDict):
+    """One side's figures: games won and skunked, A's wins per deal (by deal number), complete
+    hands and points per role (``dealer``, ``pone``) and kind (``pegging``, ``hand``, ``crib``),
+    and decision times in seconds per phase (``discard``, ``play``)."""
+
+    wins: int
+    skunked: int
+    deals: dict[int, int]
+    hands: dict[str, int]
+    points: dict[str, dict[str, int]]
+    times: dict[str, list[float]]
 
 
 class Arena:
     """What to play: sides ``a`` and ``b``, ``games``, ``players``, ``seed``, ``target``."""
 
     def __init__(self, a: str, b: str, games: int = 100, players: int = 2, seed: int = 1,
-                 target: int = 121):
+                 target: int = 121) -> None:
         for spec in (a, b):
             if spec not in ARENA_LEVELS and not spec.startswith("cmd:"):
                 raise ValueError(f"a side is {', '.join(ARENA_LEVELS)} or cmd:COMMAND, not {spec!r}")
@@ -52,7 +70,7 @@ class Arena:
         """Games dealt from one seed with the seats rotated: 2 (3 in three players)."""
         return 3 if self.players == 3 else 2
 
-    def seating(self, game: int):
+    def seating(self, game: int) -> tuple[list[str], int]:
         """``(labels per seat, deal seed)`` of game number ``game``."""
         n = self.players
         if n == 3:
@@ -64,10 +82,10 @@ class Arena:
         return labels, self.seed * 1_000_003 + game // 2
 
 
-_BOTS: dict = {}  # per worker process: the external programs, started once
+_BOTS: dict[str, ExternalBot] = {}  # per worker process: the external programs, started once
 
 
-def _bot(spec: str, seed: int):
+def _bot(spec: str, seed: int) -> Bot | ExternalBot:
     if spec.startswith("cmd:"):
         if spec not in _BOTS:
             from .bots.proto import ExternalBot
@@ -76,13 +94,13 @@ def _bot(spec: str, seed: int):
     return make_bot(spec, seed)
 
 
-def _new_stats():
+def _new_stats() -> Stats:
     return {"wins": 0, "skunked": 0, "deals": {}, "hands": {"dealer": 0, "pone": 0},
             "points": {role: {"pegging": 0, "hand": 0, "crib": 0} for role in ("dealer", "pone")},
             "times": {"discard": [], "play": []}}
 
 
-def play_game(arena: Arena, game: int) -> dict:
+def play_game(arena: Arena, game: int) -> dict[str, Stats]:
     """Play one game; return A's and B's statistics for it."""
     labels, deal_seed = arena.seating(game)
     config = Config(players=arena.players, target=arena.target)
@@ -105,15 +123,19 @@ def play_game(arena: Arena, game: int) -> dict:
         elapsed = time.perf_counter() - start
         if len(seen.legal) > 1:
             stats[labels[seat]]["times"][seen.phase].append(elapsed)
-        dealer = state.dealer
+        dealer: int | None = state.dealer   # this hand's (a deal event names the next one's)
         state, events = apply(state, action)
         for event in events:
-            if event.kind == "peg" and not showing and event.breakdown.items[0].kind in PLAY_KINDS:
-                hand[event.seat]["pegging"] += event.breakdown.total
+            if event.kind == "peg" and not showing:
+                assert event.seat is not None and event.breakdown is not None   # a peg has both
+                if event.breakdown.items[0].kind in PLAY_KINDS:
+                    hand[event.seat]["pegging"] += event.breakdown.total
             elif event.kind == "show":
+                assert event.seat is not None and event.breakdown is not None   # so has a show
                 showing = True  # the pegs that follow are the show's, already counted here
                 hand[event.seat]["hand"] += event.breakdown.total
             elif event.kind == "crib":
+                assert event.seat is not None and event.breakdown is not None   # and a crib
                 hand[event.seat]["crib"] += event.breakdown.total
                 for player in range(arena.players):  # a complete hand: count it
                     role = "dealer" if player == dealer else "pone"
@@ -136,12 +158,12 @@ def play_game(arena: Arena, game: int) -> dict:
     return stats
 
 
-def _chunk(args):
+def _chunk(args: tuple[Arena, Iterable[int]]) -> list[dict[str, Stats]]:
     arena, games = args
     return [play_game(arena, game) for game in games]
 
 
-def _merge(total, part):
+def _merge(total: Stats, part: Stats) -> None:
     total["wins"] += part["wins"]
     for group, wins in part["deals"].items():
         total["deals"][group] = total["deals"].get(group, 0) + wins
@@ -154,7 +176,7 @@ def _merge(total, part):
         total["times"][phase].extend(part["times"][phase])
 
 
-def wilson(wins: int, games: int, z: float = 1.96):
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson interval of a win rate.
 
     >>> [round(x, 3) for x in wilson(550, 1000)]
@@ -168,7 +190,7 @@ def wilson(wins: int, games: int, z: float = 1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def paired(deal_wins, group: int, z: float = 1.96):
+def paired(deal_wins: Sequence[int], group: int, z: float = 1.96) -> tuple[float, float, float]:
     """A's win rate and its 95% interval over complete deals, each deal played ``group`` times
     with the seats rotated (``deal_wins``: A's wins per deal). The deals are the independent
     units, so the luck of the cards, shared within a deal, drops out of the interval.
@@ -186,14 +208,15 @@ def paired(deal_wins, group: int, z: float = 1.96):
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def _quantile(values, q: float) -> float:
+def _quantile(values: Sequence[float], q: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(arena: Arena, jobs: int = 1, progress=None) -> dict:
+def run(arena: Arena, jobs: int = 1,
+        progress: Callable[[int, dict[str, Stats]], None] | None = None) -> dict[str, Any]:
     """Play all the games (on ``jobs`` processes) and return the summary as a dict."""
     stats = {"A": _new_stats(), "B": _new_stats()}
     step = arena.group
@@ -201,7 +224,7 @@ def run(arena: Arena, jobs: int = 1, progress=None) -> dict:
               for start in range(0, arena.games, 10 * step)]
     done = 0
 
-    def absorb(results):
+    def absorb(results: list[dict[str, Stats]]) -> None:
         nonlocal done
         for game in results:
             for label in ("A", "B"):
@@ -231,11 +254,11 @@ def close_external() -> None:
         _BOTS.popitem()[1].close()
 
 
-def summarise(arena: Arena, stats) -> dict:
+def summarise(arena: Arena, stats: dict[str, Stats]) -> dict[str, Any]:
     games = arena.games
     wins_a = stats["A"]["wins"]
     low, high = wilson(wins_a, games)
-    result = {"a": arena.a, "b": arena.b, "games": games, "players": arena.players,
+    result: dict[str, Any] = {"a": arena.a, "b": arena.b, "games": games, "players": arena.players,
               "seed": arena.seed, "wins": {"A": wins_a, "B": games - wins_a},
               "a_win_rate": wins_a / games, "a_win_ci95": [low, high], "sides": {}}
     complete = [wins for group, wins in stats["A"]["deals"].items()
@@ -244,7 +267,7 @@ def summarise(arena: Arena, stats) -> dict:
     result["paired"] = {"deals": len(complete), "a_win_rate": rate, "ci95": [low, high]}
     for label in ("A", "B"):
         mine = stats[label]
-        side = {"skunked": mine["skunked"], "per_hand": {}, "times_ms": {}}
+        side: dict[str, Any] = {"skunked": mine["skunked"], "per_hand": {}, "times_ms": {}}
         for role in ("dealer", "pone"):
             hands = max(mine["hands"][role], 1)
             side["per_hand"][role] = {kind: mine["points"][role][kind] / hands
@@ -258,7 +281,7 @@ def summarise(arena: Arena, stats) -> dict:
     return result
 
 
-def report(result) -> str:
+def report(result: dict[str, Any]) -> str:
     """The summary as text for people."""
     low, high = result["a_win_ci95"]
     lines = [f"{result['games']} games, {result['players']} players, seed {result['seed']}: "
@@ -286,7 +309,7 @@ def report(result) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Play bots against each other.")
     parser.add_argument("--a", default="hard", help="side A: a level or cmd:COMMAND")
     parser.add_argument("--b", default="medium", help="side B: a level or cmd:COMMAND")
@@ -303,7 +326,7 @@ def main(argv=None) -> int:
         parser.error(str(error))
     started = time.perf_counter()
 
-    def progress(done, stats):
+    def progress(done: int, stats: dict[str, Stats]) -> None:
         if sys.stderr.isatty():
             print(f"\r{done}/{args.games} games, A {stats['A']['wins']}", end="", file=sys.stderr)
 

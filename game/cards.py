@@ -12,6 +12,7 @@ Card.parse('5H')
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import ParseError, shown
@@ -95,6 +96,6 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(word) for word in text.split())
 
 
-def format_cards(cards) -> str:
+def format_cards(cards: Iterable[Card]) -> str:
     """The inverse of `parse_cards`: ``"5H 5D JS"``."""
     return " ".join(str(card) for card in cards)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import fields
+from typing import Any, TypeVar
 
 from .actions import Action
 from .cards import Card, format_cards, parse_cards
@@ -33,11 +34,12 @@ MAX_SCORE = 121 + MAX_POINTS
 MAX_ID = 2**53              # ids and hand numbers: safe in JavaScript too
 MAX_DEPTH = 32              # nesting of any JSON we read: our deepest is 7 (a profile's fair rounds)
 _STRUCTURE = re.compile(r'[\[\]{}"\\]')
+T = TypeVar("T")
 
 
 def encode_state(state: State) -> str:
     """A state as JSON text: its recipe plus the scores, checked again on decoding."""
-    data = {
+    data: dict[str, object] = {
         "schema": SCHEMA, "config": config_to_json(state.config), "seed": state.seed,
         "stacked": [format_cards(deck) for deck in state.stacked],
         "actions": [str(action) for action in state.actions],
@@ -74,29 +76,28 @@ def decode_state(text: str) -> State:
     return state
 
 
-def config_to_json(config: Config) -> dict:
+def config_to_json(config: Config) -> dict[str, object]:
     return {"players": config.players, "target": config.target, "match_wins": config.match_wins}
 
 
-def config_from_json(data) -> Config:
-    _expect(data, {"players", "target", "match_wins"}, "table config")
-    return Config(**data)
+def config_from_json(data: object) -> Config:
+    return Config(**_expect(data, {"players", "target", "match_wins"}, "table config"))
 
 
-def breakdown_to_json(breakdown: Breakdown) -> dict:
+def breakdown_to_json(breakdown: Breakdown) -> dict[str, object]:
     return {"total": breakdown.total,
             "items": [{"kind": item.kind, "cards": format_cards(item.cards), "points": item.points}
                       for item in breakdown.items]}
 
 
-def breakdown_from_json(data) -> Breakdown:
+def breakdown_from_json(data: object) -> Breakdown:
     """Read `breakdown_to_json` output: known kinds, distinct cards, a total that adds up.
 
     >>> breakdown_from_json({"total": 3, "items": [{"kind": "go", "cards": "", "points": 1}]})
     Traceback (most recent call last):
     game.errors.ParseError: a score's total is the sum of its items
     """
-    _expect(data, {"total", "items"}, "score")
+    data = _expect(data, {"total", "items"}, "score")
     items = []
     for item in _list(data["items"], 40):
         _expect(item, {"kind", "cards", "points"}, "score item")
@@ -108,7 +109,7 @@ def breakdown_from_json(data) -> Breakdown:
     return breakdown
 
 
-def event_to_json(event: Event) -> dict:
+def event_to_json(event: Event) -> dict[str, object]:
     return {
         "kind": event.kind, "seat": event.seat, "side": event.side,
         "cards": format_cards(event.cards), "count": event.count,
@@ -117,7 +118,7 @@ def event_to_json(event: Event) -> dict:
     }
 
 
-def event_from_json(data) -> Event:
+def event_from_json(data: object) -> Event:
     """Read `event_to_json` output: a known kind with the fields it uses, each within bounds
     (any table: seats 0 to 3, sides 0 to 2), and the fields it does not use left empty.
 
@@ -126,8 +127,8 @@ def event_from_json(data) -> Event:
     Traceback (most recent call last):
     game.errors.ParseError: a go event has no verdicts
     """
-    _expect(data, {"kind", "seat", "side", "cards", "count", "breakdown", "scores", "verdicts"},
-            "event")
+    data = _expect(data, {"kind", "seat", "side", "cards", "count", "breakdown", "scores", "verdicts"},
+                   "event")
     kind = _one_of(data["kind"], EVENT_KINDS, "an event")
     event = Event(
         kind=kind, seat=_opt_int(data["seat"], 3, "a seat"), side=_opt_int(data["side"], 2, "a side"),
@@ -144,7 +145,7 @@ def event_from_json(data) -> Event:
     return event
 
 
-def view_to_json(view: View) -> dict:
+def view_to_json(view: View) -> dict[str, object]:
     """A seat's view as plain JSON, for the network and the browser."""
     return {
         "seat": view.seat, "config": config_to_json(view.config), "state_id": view.state_id,
@@ -166,7 +167,7 @@ def view_to_json(view: View) -> dict:
     }
 
 
-def view_from_json(data) -> View:
+def view_from_json(data: object) -> View:
     """Read `view_to_json` output back, validating every field (a guest trusts no one): seats
     at the table, known phases, scores and counts within bounds, no card shown twice.
 
@@ -177,7 +178,7 @@ def view_from_json(data) -> View:
     Traceback (most recent call last):
     game.errors.ParseError: a view shows the same card twice
     """
-    _expect(data, {f.name for f in fields(View)}, "view")
+    data = _expect(data, {f.name for f in fields(View)}, "view")
     config = config_from_json(data["config"])
     last_seat, last_side = config.players - 1, config.sides - 1
     seat = _int(data["seat"], 0, last_seat, "a seat")
@@ -229,7 +230,7 @@ def _check_view(v: View) -> None:
         raise ParseError("a view's legal actions are its own seat's")
 
 
-def _play_step(step, last_seat: int) -> PlayStep:
+def _play_step(step: object, last_seat: int) -> PlayStep:
     kind, seat, card, count = _list(step, 4, exact=True)
     kind = _one_of(kind, ("play", "go", "reset"), "a play step")
     if (seat is None, card is None) != {"play": (False, False), "go": (False, True),
@@ -239,8 +240,8 @@ def _play_step(step, last_seat: int) -> PlayStep:
                     None if card is None else Card.parse(card), _int(count, 0, 31, "a count"))
 
 
-def _show(data, last_seat: int) -> Show:
-    _expect(data, {"seat", "crib", "cards", "breakdown"}, "show")
+def _show(data: object, last_seat: int) -> Show:
+    data = _expect(data, {"seat", "crib", "cards", "breakdown"}, "show")
     cards = _cards(data["cards"], 4)
     if len(cards) != 4:
         raise ParseError("a hand or crib is shown with its four cards")
@@ -250,7 +251,7 @@ def _show(data, last_seat: int) -> Show:
 
 # ---- strict readers: every malformed value becomes a ParseError ----
 
-def loads(text, what: str = "this", max_depth: int = MAX_DEPTH):
+def loads(text: object, what: str = "this", max_depth: int = MAX_DEPTH) -> Any:
     """Read JSON from the outside (a message, a link, a file, a save), nested at most
     ``max_depth`` deep; anything else raises `ParseError` naming ``what``.
 
@@ -314,39 +315,41 @@ def nesting(text: str, limit: int) -> int:
     return deepest
 
 
-def _loads(text: str):
+def _loads(text: str) -> Any:
     """JSON, or `ParseError`: also for numbers too long for `int` and nesting too deep."""
     return loads(text)
 
 
-def _expect(data, keys, what: str) -> None:
+def _expect(data: object, keys: set[str], what: str) -> dict[str, Any]:
+    """``data`` if it is an object with exactly ``keys``, else `ParseError`."""
     if not isinstance(data, dict):
         raise ParseError(f"a {what} must be a JSON object")
     if set(data) != keys:
         raise ParseError(f"a {what} has exactly the fields {', '.join(sorted(keys))}")
+    return data
 
 
-def _list(data, limit: int, exact: bool = False) -> list:
+def _list(data: object, limit: int, exact: bool = False) -> list[Any]:
     if not isinstance(data, list) or len(data) > limit or exact and len(data) != limit:
         raise ParseError(f"expected a list of {'' if exact else 'at most '}{limit} items")
     return data
 
 
-def _int(value, low: int, high: int, what: str) -> int:
+def _int(value: object, low: int, high: int, what: str) -> int:
     if type(value) is not int or not low <= value <= high:
         raise ParseError(f"{what} is a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
-def _opt_int(value, high: int, what: str):
+def _opt_int(value: object, high: int, what: str) -> int | None:
     return None if value is None else _int(value, 0, high, what)
 
 
-def _ints(values, length: int, high: int, what: str) -> tuple[int, ...]:
+def _ints(values: object, length: int, high: int, what: str) -> tuple[int, ...]:
     return tuple(_int(x, 0, high, what) for x in _list(values, length, exact=True))
 
 
-def _one_of(value, options: tuple, what: str):
+def _one_of(value: object, options: tuple[T, ...], what: str) -> T:
     """``value`` if it is one of ``options`` (and of the same type: ``True`` is not ``1``)."""
     for option in options:
         if type(value) is type(option) and value == option:
@@ -354,7 +357,7 @@ def _one_of(value, options: tuple, what: str):
     raise ParseError(f"{what} is one of {', '.join(map(str, options))}, not {shown(value)}")
 
 
-def _cards(text, limit: int) -> tuple[Card, ...]:
+def _cards(text: object, limit: int) -> tuple[Card, ...]:
     """At most ``limit`` distinct cards, written as `format_cards` does."""
     if not isinstance(text, str) or len(text) > 4 * limit:
         raise ParseError(f"expected at most {limit} cards, like '5H 5D JS'")

@@ -17,8 +17,10 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from typing import Any
 
 from .actions import DISCARD, PLAY, Action
 from .cards import DECK, JACK, Card
@@ -60,7 +62,7 @@ class Config:
         """Cards each player puts in the crib."""
         return 2 if self.players == 2 else 1
 
-    def check_seat(self, seat) -> None:
+    def check_seat(self, seat: object) -> None:
         """Refuse anything but a seat at this table: `ParseError` for what is not a seat
         number at all (0 to 3; not a bool), `IllegalActionError` for a seat this table lacks.
 
@@ -121,7 +123,7 @@ class State:
     pile: tuple[Card, ...] = ()               # cards laid since the last reset
     count: int = 0
     turn: int | None = None
-    said_go: frozenset = field(default_factory=frozenset)
+    said_go: frozenset[int] = field(default_factory=frozenset)
     play: tuple[PlayStep, ...] = ()           # this hand's play so far
     shows: tuple[Show, ...] = ()              # the latest show counted
     winner: int | None = None                 # side that won the latest game
@@ -133,8 +135,8 @@ class State:
         return len(self.actions)
 
 
-def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = None,
-             hand_seeds=()) -> State:
+def new_game(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
+             first_dealer: int | None = None, hand_seeds: Iterable[int] = ()) -> State:
     """Start a match: cut for deal (unless ``first_dealer`` is given) and deal the first hand.
 
     ``stacked`` lists decks (top card first) to deal the first hands from, for tests; a short
@@ -145,14 +147,14 @@ def new_game(config: Config, seed: int, stacked=(), first_dealer: int | None = N
         raise ParseError("new_game needs a Config")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise ParseError("a seed is a whole number from 0 to 2**63 - 1")
-    stacked = tuple(tuple(deck) for deck in stacked)
-    for deck in stacked:
+    decks = tuple(tuple(deck) for deck in stacked)
+    for deck in decks:
         if len(set(deck)) != len(deck) or not all(isinstance(card, Card) for card in deck):
             raise ParseError("a stacked deck must hold distinct cards")
     sides = config.sides
-    state = State(config=config, seed=seed, stacked=stacked, wins=(0,) * sides,
+    state = State(config=config, seed=seed, stacked=decks, wins=(0,) * sides,
                   hand_seeds=_seeds(hand_seeds))
-    cut = ()
+    cut: tuple[Card, ...] = ()
     if first_dealer is None:
         first_dealer, cut = _cut_for_deal(config.players, _rng(seed, "cut", 0))
     else:
@@ -179,7 +181,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     return ()
 
 
-def apply(state: State, action, seed_for=None) -> tuple[State, tuple[Event, ...]]:
+def apply(state: State, action: Action | str | dict[str, object],
+          seed_for: Callable[[int], int] | None = None) -> tuple[State, tuple[Event, ...]]:
     """Apply one action (an `Action`, its text or its JSON); return the new state and events.
 
     Raises `ParseError` for unreadable input and `IllegalActionError` for a move the rules
@@ -208,7 +211,7 @@ def apply(state: State, action, seed_for=None) -> tuple[State, tuple[Event, ...]
     return table.freeze(), tuple(table.events)
 
 
-def read_action(action) -> Action:
+def read_action(action: object) -> Action:
     """An `Action` from an Action, its text (`"1 play 7C"`) or its JSON; else `ParseError`."""
     if isinstance(action, Action):
         return action
@@ -219,7 +222,9 @@ def read_action(action) -> Action:
     raise ParseError(f"not an action: {type(action).__name__}")
 
 
-def replay(config: Config, seed: int, actions, stacked=(), first_dealer=None, hand_seeds=()) -> State:
+def replay(config: Config, seed: int, actions: Iterable[Action | str | dict[str, object]],
+           stacked: Iterable[Iterable[Card]] = (), first_dealer: int | None = None,
+           hand_seeds: Iterable[int] = ()) -> State:
     """The state reached by applying ``actions`` to a new game: any game, reproduced."""
     state = new_game(config, seed, stacked, first_dealer, hand_seeds)
     for action in actions:
@@ -260,12 +265,13 @@ def cut_for_deal(config: Config, seed: int) -> tuple[int, tuple[Card, ...]]:
     return _cut_for_deal(config.players, _rng(seed, "cut", 0))
 
 
-def deal_from(config: Config, dealer: int, deck):
+def deal_from(config: Config, dealer: int, deck: Sequence[Card],
+              ) -> tuple[tuple[tuple[Card, ...], ...], Card | None, tuple[Card, ...]]:
     """How a deck is dealt: (each seat's cards, the 3-player crib card or None, the rest with
     the starter on top). Dealing starts left of the dealer."""
     players = config.players
     order = [(dealer + 1 + i) % players for i in range(players)]
-    hands = [[] for _ in range(players)]
+    hands: list[list[Card]] = [[] for _ in range(players)]
     for k in range(config.dealt * players):
         hands[order[k % players]].append(deck[k])
     rest = list(deck[config.dealt * players:])
@@ -273,12 +279,13 @@ def deal_from(config: Config, dealer: int, deck):
     return tuple(tuple(hand) for hand in hands), extra, tuple(rest)
 
 
-def stack_deck(config: Config, dealer: int, hands, starter: Card, extra: Card | None = None):
+def stack_deck(config: Config, dealer: int, hands: Sequence[Sequence[Card]], starter: Card,
+               extra: Card | None = None) -> list[Card | None]:
     """A deck that deals ``hands[seat]`` to each seat, ``extra`` to the 3-player crib, then the
     starter: pass it in ``new_game(..., stacked=[deck])``. Dealing starts left of the dealer."""
     players = config.players
     order = [(dealer + 1 + i) % players for i in range(players)]
-    deck = [hands[seat][k] for k in range(config.dealt) for seat in order]
+    deck: list[Card | None] = [hands[seat][k] for k in range(config.dealt) for seat in order]
     if players == 3:
         deck.append(extra)
     return deck + [starter]
@@ -289,7 +296,7 @@ def stack_deck(config: Config, dealer: int, hands, starter: Card, extra: Card | 
 class _Won(Exception):
     """Raised the moment a side reaches the target, to stop all later scoring."""
 
-    def __init__(self, side: int):
+    def __init__(self, side: int) -> None:
         super().__init__(side)
         self.side = side
 
@@ -309,7 +316,7 @@ def _cut_for_deal(players: int, rng: random.Random) -> tuple[int, tuple[Card, ..
             return low[0], cuts
 
 
-def _seeds(seeds) -> tuple[int, ...]:
+def _seeds(seeds: Iterable[int]) -> tuple[int, ...]:
     seeds = tuple(seeds)
     if not all(type(seed) is int and 0 <= seed < 2**63 for seed in seeds):
         raise ParseError("a seed is a whole number from 0 to 2**63 - 1")
@@ -354,7 +361,23 @@ def _check_legal(state: State, action: Action) -> None:
 class _Table:
     """A mutable working copy of a `State` for the length of one `apply`."""
 
-    def __init__(self, state: State, seed_for=None):
+    # Read through `__getattr__` (the value `set` last, else the state's): declared here for
+    # the type checker only, so that no class attribute shadows the read-through.
+    game_no: int
+    hand_no: int
+    dealer: int
+    wins: tuple[int, ...]
+    kept: tuple[tuple[Card, ...], ...]
+    crib: tuple[Card, ...]
+    undealt: tuple[Card, ...]
+    starter: Card | None
+    pile: tuple[Card, ...]
+    count: int
+    said_go: frozenset[int]
+    play: tuple[PlayStep, ...]
+    shows: tuple[Show, ...]
+
+    def __init__(self, state: State, seed_for: Callable[[int], int] | None = None) -> None:
         self.state = state
         self.seed_for = seed_for          # hand_no -> a new hand's seed (see `apply`)
         self.config = state.config
@@ -364,13 +387,13 @@ class _Table:
         self.previous = list(state.previous)
         self.hands = [list(hand) for hand in state.hands]
         self.discards = list(state.discards)
-        self.fields: dict = {}
+        self.fields: dict[str, Any] = {}   # the State fields changed so far, by name
 
-    def __getattr__(self, name):  # read-through to the new value, else the old state
+    def __getattr__(self, name: str) -> object:  # read-through to the new value, else the old state
         fields = self.__dict__["fields"]
         return fields[name] if name in fields else getattr(self.__dict__["state"], name)
 
-    def set(self, **changes) -> None:
+    def set(self, **changes: Any) -> None:
         self.fields.update(changes)
 
     def freeze(self) -> State:
@@ -378,12 +401,12 @@ class _Table:
                        previous=tuple(self.previous), discards=tuple(self.discards),
                        hands=tuple(tuple(hand) for hand in self.hands), **self.fields)
 
-    def emit(self, kind: str, **details) -> None:
+    def emit(self, kind: str, **details: Any) -> None:
         self.events.append(Event(kind, **details))
 
     # -- games and hands --
 
-    def start_game(self, dealer: int, cut=()) -> None:
+    def start_game(self, dealer: int, cut: tuple[Card, ...] = ()) -> None:
         sides = self.config.sides
         self.scores, self.previous = [0] * sides, [0] * sides
         self.set(winner=None, verdicts=(), cut=tuple(cut), shows=())
@@ -406,7 +429,7 @@ class _Table:
                  said_go=frozenset(), play=())
         self.emit("deal", seat=dealer, count=config.dealt)
 
-    def discard(self, seat: int, cards) -> None:
+    def discard(self, seat: int, cards: tuple[Card, ...]) -> None:
         self.hands[seat] = [card for card in self.hands[seat] if card not in cards]
         self.discards[seat] = tuple(cards)
         self.emit("discard", seat=seat)
@@ -415,7 +438,7 @@ class _Table:
 
     def cut_starter(self) -> None:
         players, dealer = self.config.players, self.dealer
-        crib = self.crib + tuple(card for chosen in self.discards for card in chosen)
+        crib = self.crib + tuple(card for chosen in self.discards if chosen is not None for card in chosen)
         starter = self.undealt[0]
         self.set(crib=crib, starter=starter, undealt=self.undealt[1:], phase=PLAYING,
                  kept=tuple(tuple(hand) for hand in self.hands), turn=(dealer + 1) % players)
@@ -474,6 +497,7 @@ class _Table:
 
     def show(self) -> None:
         players, dealer, starter = self.config.players, self.dealer, self.starter
+        assert starter is not None   # cut before the play
         self.set(turn=None, shows=())
         for offset in range(1, players + 1):
             seat = (dealer + offset) % players

@@ -15,7 +15,7 @@ class IllegalActionError(ValueError):
     """A well-formed action that the rules do not allow now (not your turn, past 31, ...)."""
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """``value`` for an error message: its ``repr`` cut short, never failing on a huge number.
 
     >>> shown("x" * 50), shown(2.0), shown(10**5000)

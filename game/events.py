@@ -9,6 +9,7 @@ seat may receive every event.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card, format_cards
@@ -51,7 +52,7 @@ class Event:
     scores: tuple[int, ...] = ()
     verdicts: tuple[str, ...] = ()
 
-    def describe(self, names) -> str:
+    def describe(self, names: Sequence[str]) -> str:
         """One log line, with ``names[seat]`` for each seat (and ``names[side]`` for sides)."""
         who = names[self.seat] if self.seat is not None else ""
         cards = format_cards(self.cards)
@@ -71,18 +72,21 @@ class Event:
         if self.kind == "reset":
             return "the count goes back to 0"
         if self.kind == "peg":
+            assert self.breakdown is not None and self.side is not None   # a peg has both
             return f"{who} pegs {self.breakdown.label()}: {self.scores[self.side]}"
         if self.kind in ("show", "crib"):
             whose = f"{who}'s crib" if self.kind == "crib" else who
+            assert self.breakdown is not None   # a show has its count
             return f"{whose}: {cards} with the starter, {self.breakdown.spoken()}"
         if self.kind in ("game_over", "match_over"):
             what = "game" if self.kind == "game_over" else "match"
             verb = "win" if len(names) == 4 else "wins"
+            assert self.side is not None   # the winning side
             return f"{side_name(names, self.side)} {verb} the {what}: " + " to ".join(map(str, self.scores))
         return self.kind
 
 
-def side_name(names, side: int) -> str:
+def side_name(names: Sequence[str], side: int) -> str:
     """A side's name: the player's, or both partners' in a four-player game.
 
     >>> side_name(["Ann", "Bob", "Cy", "Dee"], 1)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import Card
@@ -48,7 +49,7 @@ def stand_in(secret: str, seat: int) -> str:
     return hashlib.sha256(f"{DOMAIN}/stand-in/{seat}/{secret}".encode()).hexdigest()
 
 
-def hand_seed(table: str, game: int, hand: int, secret: str, contributions) -> int:
+def hand_seed(table: str, game: int, hand: int, secret: str, contributions: Iterable[str]) -> int:
     """The seed a hand is shuffled from (`game.engine.shuffled_deck`): the first 63 bits of
     SHA-256 over ``cribbage-fair/1``, the table id, the game and hand numbers, the secret and
     the contributions in seat order, one a line."""
@@ -56,7 +57,7 @@ def hand_seed(table: str, game: int, hand: int, secret: str, contributions) -> i
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def check_hex(value, what: str) -> str:
+def check_hex(value: object, what: str) -> str:
     """64 lowercase hex digits (32 bytes), else `ParseError`."""
     if not isinstance(value, str) or not HEX.fullmatch(value):
         raise ParseError(f"{what} is 64 lowercase hex digits")
@@ -79,20 +80,24 @@ class Round:
     def stood_in(self) -> Round:
         """The round with every seat the host answers for given its `stand_in` value (the
         host, holding the secret, calls this before the deal)."""
-        values = tuple(stand_in(self.secret, seat) if source != "guest" else value
+        secret = self.secret
+        assert secret is not None, "only the secret's holder stands in for seats"
+        values = tuple(stand_in(secret, seat) if source != "guest" else value
                        for seat, (value, source) in enumerate(zip(self.contributions, self.sources)))
         return replace(self, contributions=values)
 
     def seed(self, table: str) -> int:
+        """The hand's seed (`hand_seed`): the host's own round, or one whose secret is revealed."""
+        assert self.secret is not None, "a round's seed needs its secret"
         return hand_seed(table, self.game, self.hand, self.secret, self.contributions)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"game": self.game, "hand": self.hand, "commitment": self.commitment,
                 "contributions": list(self.contributions), "sources": list(self.sources),
                 "secret": self.secret}
 
     @classmethod
-    def from_json(cls, data) -> Round:
+    def from_json(cls, data: object) -> Round:
         """Read `to_json` output, checking every field; damage raises `ParseError`."""
         if not isinstance(data, dict) or set(data) != {"game", "hand", "commitment", "contributions",
                                                        "sources", "secret"}:
@@ -111,7 +116,8 @@ class Round:
                    None if data["secret"] is None else check_hex(data["secret"], "a secret"))
 
 
-def check_reveal(round_: Round, secret: str, earlier, mine: tuple[int, str] | None = None) -> tuple[str, ...]:
+def check_reveal(round_: Round, secret: str, earlier: Collection[str],
+                 mine: tuple[int, str] | None = None) -> tuple[str, ...]:
     """What is wrong with a revealed ``secret`` for ``round_`` (an empty tuple when nothing
     is): it must hash to the commitment, the commitment must be new (``earlier`` lists the
     table's earlier ones), the stand-in contributions must be the secret's, and ``mine``
@@ -135,7 +141,7 @@ def check_reveal(round_: Round, secret: str, earlier, mine: tuple[int, str] | No
 SOURCES_OF = {"host": ("host",), "bot": ("bot",), "person": ("guest", "replaced")}   # by seat kind
 
 
-def check_sources(round_: Round, kinds) -> tuple[str, ...]:
+def check_sources(round_: Round, kinds: Sequence[str]) -> tuple[str, ...]:
     """What is wrong with who a published round says gave each seat's share, against the
     seating a guest knows (``kinds``: ``host``, ``bot`` or ``person`` for each seat): the
     host's and the bots' shares are always the secret's stand-ins, a friend's is its own
@@ -168,11 +174,11 @@ class Seen:
 
     seat: int
     dealer: int
-    mine: frozenset = frozenset()
+    mine: frozenset[Card] = frozenset()
     whole: bool = False
     starter: Card | None = None
-    played: frozenset = frozenset()
-    shown: tuple = ()
+    played: frozenset[tuple[int, Card]] = frozenset()
+    shown: tuple[tuple[int, bool, tuple[Card, ...]], ...] = ()
     cut: tuple[Card, ...] = ()
 
 
@@ -207,11 +213,12 @@ def check_seen(config: Config, seed: int, hand: int, seen: Seen) -> tuple[str, .
     return tuple(problems)
 
 
-def audit(table: str, config: Config, seed: int, hand_seeds, rounds) -> tuple[str, ...]:
+def audit(table: str, config: Config, seed: int, hand_seeds: Sequence[int], rounds: Sequence[Round]) -> tuple[str, ...]:
     """Check a finished game's whole record (`web.profile.records`): every round revealed and matching
     its commitment, no commitment used twice, and each hand dealt from the seed its round
     derives (hand 1 also keys the game's cut for deal, so it is the game's ``seed`` too)."""
-    problems, earlier = [], []
+    problems: list[str] = []
+    earlier: list[str] = []
     for round_ in rounds:
         if round_.hand >= len(hand_seeds):    # committed for a hand the game ended before
             continue

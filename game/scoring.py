@@ -15,6 +15,7 @@ The UI, the logs, the tests and the bots all read the same object.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -51,15 +52,18 @@ class Breakdown:
     """
 
     __slots__ = ("total", "_items", "_show")
+    total: int
+    _items: tuple[ScoreItem, ...] | None            # None until a lazy show is itemised
+    _show: tuple[tuple[Card, ...], Card, bool] | None  # a lazy show's (hand, starter, crib)
 
-    def __init__(self, items=()):
+    def __init__(self, items: Iterable[ScoreItem] = ()) -> None:
         items = tuple(items)
         object.__setattr__(self, "_items", items)
         object.__setattr__(self, "total", sum(item.points for item in items))
         object.__setattr__(self, "_show", None)
 
     @classmethod
-    def _lazy_show(cls, total: int, hand, starter: Card, crib: bool) -> Breakdown:
+    def _lazy_show(cls, total: int, hand: tuple[Card, ...], starter: Card, crib: bool) -> Breakdown:
         breakdown = object.__new__(cls)
         object.__setattr__(breakdown, "total", total)
         object.__setattr__(breakdown, "_items", None)
@@ -69,23 +73,26 @@ class Breakdown:
     @property
     def items(self) -> tuple[ScoreItem, ...]:
         """The combinations in counting order."""
-        if self._items is None:
-            object.__setattr__(self, "_items", _itemise_show(*self._show))
-        return self._items
+        items = self._items
+        if items is None:
+            assert self._show is not None   # a lazy show keeps what it itemises
+            items = _itemise_show(*self._show)
+            object.__setattr__(self, "_items", items)
+        return items
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Breakdown is immutable")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Breakdown) and self.items == other.items
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.items)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Breakdown({list(self.items)!r})"
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return self.total > 0
 
     def points_by_kind(self) -> dict[str, int]:
@@ -101,7 +108,8 @@ class Breakdown:
 
     def spoken(self) -> str:
         """The traditional count with running totals: ``"fifteen two, fifteen four, a pair is six"``."""
-        phrases, running, runs_said = [], 0, 0
+        phrases: list[str] = []
+        running = runs_said = 0
         for item in self.items:
             running += item.points
             said = _number_words(running)
@@ -154,7 +162,7 @@ _PRIME = (0, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _RANK_POINTS: dict[int, int] = {}  # fifteens + pairs + runs, filled on first sight of each key
 
 
-def score_hand(hand, starter: Card, crib: bool = False) -> Breakdown:
+def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Breakdown:
     """Score four cards with the starter, as a hand or (``crib=True``) as the crib.
 
     Fifteens, pairs and runs depend only on the ranks, so their points come from a table
@@ -189,7 +197,7 @@ def score_hand(hand, starter: Card, crib: bool = False) -> Breakdown:
     return Breakdown._lazy_show(total, tuple(hand), starter, crib)
 
 
-def _rank_points(ranks) -> int:
+def _rank_points(ranks: tuple[int, ...]) -> int:
     """Fifteens, pairs and runs of five ranks, by brute force (once per rank multiset)."""
     values = [min(rank, 10) for rank in ranks]
     fifteens = sum(1 for mask in range(1, 32)
@@ -207,7 +215,7 @@ def _rank_points(ranks) -> int:
     return 2 * fifteens + pairs + runs
 
 
-def _run_spans(counts):
+def _run_spans(counts: list[int]) -> Iterator[tuple[int, int]]:
     """(first rank, length) of each maximal span of 3+ consecutive ranks present."""
     rank = 1
     while rank <= 13:
@@ -220,7 +228,7 @@ def _run_spans(counts):
         rank += 1
 
 
-def _itemise_show(hand, starter: Card, crib: bool) -> tuple[ScoreItem, ...]:
+def _itemise_show(hand: tuple[Card, ...], starter: Card, crib: bool) -> tuple[ScoreItem, ...]:
     cards = sorted(hand + (starter,))
     items = [ScoreItem("fifteen", combo, 2)
              for size in range(2, 6) for combo in combinations(cards, size)
@@ -249,7 +257,7 @@ def _itemise_show(hand, starter: Card, crib: bool) -> tuple[ScoreItem, ...]:
 _PAIR_POINTS = {2: 2, 3: 6, 4: 12}
 
 
-def score_play(pile) -> Breakdown:
+def score_play(pile: Iterable[Card]) -> Breakdown:
     """What the last card of ``pile`` (the cards laid since the last reset, oldest first) earns.
 
     Fifteen and thirty-one for the count, pairs and runs for the cards at the end of the pile.

@@ -73,7 +73,8 @@ def view(state: State, seat: int) -> View:
     """What ``seat`` may know of ``state``; a seat not at the table is refused as
     `Config.check_seat` says."""
     state.config.check_seat(seat)
-    discarded = state.discards[seat] if state.discards and state.discards[seat] else ()
+    chosen = state.discards[seat] if state.discards else None
+    discarded = chosen if chosen else ()
     crib_size = len(state.crib) + (0 if state.starter else
                                    sum(len(d) for d in state.discards if d is not None))
     return View(

@@ -19,6 +19,7 @@ Standard library only, brotli optional.
     python scripts/vendor.py
 """
 
+import functools
 import gzip
 import hashlib
 import json
@@ -141,7 +142,7 @@ def compress(folder: Path) -> int:
         data = None
         quality = BROTLI_QUALITY_BY_SUFFIX.get(source.suffix, BROTLI_QUALITY)
         for suffix, pack in ((".gz", lambda d: gzip.compress(d, 9, mtime=0)),
-                             (".br", brotli and (lambda d: brotli.compress(d, quality=quality)))):
+                             (".br", brotli and functools.partial(brotli.compress, quality=quality))):
             copy = source.with_name(source.name + suffix)
             mtime_ns = stat.st_mtime_ns + (quality - BROTLI_QUALITY if suffix == ".br" else 0)
             if copy.exists() and copy.stat().st_mtime_ns == mtime_ns:

@@ -15,7 +15,7 @@ from game.codec import decode_state, encode_state
 from game.engine import Config, apply, deal_from, legal_actions, new_game, replay, shuffled_deck, with_hand_seed
 from game.errors import IllegalActionError, ParseError
 from game.fair import Round, Seen, audit, check_reveal, check_seen, commitment, hand_seed, stand_in
-from web.friends import fair_host, protocol
+from web.friends import protocol
 from web.friends.fair_view import fair_panel, fair_strip
 from web.friends.protocol import ProtocolError, parse
 from web.profile.records import GameRecord, record_game

@@ -179,7 +179,7 @@ def play_to_the_end(wire, rng, check=True):
         if view.legal and wire.host.levels()[0] is None:
             wire.host_act(rng.choice(view.legal))
             continue
-        for conn, guest in wire.guests.items():
+        for guest in wire.guests.values():
             if guest_move(guest, rng):
                 break
     raise AssertionError("the game did not end")
@@ -216,13 +216,13 @@ def test_full_games_leak_no_hidden_card_and_no_seed(players, bots, seed):
     assert wire.table.session is not None
     play_to_the_end(wire, random.Random(seed))
     total = 0
-    for conn, log in wire.received.items():
+    for log in wire.received.values():
         for before, after, seat, text in log:
             check_secrecy(before, after, seat, text, seed)
             total += 1
     assert total > 50
     # Every guest ends with the host's picture of its seat.
-    for conn, guest in wire.guests.items():
+    for guest in wire.guests.values():
         seat = guest.seat
         assert guest.view() == wire.table.session.view(seat)
         assert guest.seat_screen.log == wire.table.session.log
@@ -471,7 +471,7 @@ def test_a_hello_with_no_answer_goes_again_on_the_same_channel():
     assert again == lost
     for text in again:
         table.receive("c1", text)
-    for conn, text in table.take_outbox():
+    for _conn, text in table.take_outbox():
         guest.receive(text)
     assert guest.seat == 1 and table.online(1)
     now[0] += 3 * HELLO_AGAIN

@@ -345,7 +345,7 @@ def test_a_repaint_sends_the_card_faces_and_the_board_once():
     sent_faces = re.findall(r'<symbol id="face-(\w\w)"', "".join(faces_to_page))
     used = set(re.findall(r'href="#face-(\w\w)"', "".join(sent_to_page)))
     assert len(sent_faces) == len(set(sent_faces)) and set(sent_faces) == used and len(used) >= 8
-    for screen, faces in enumerate(faces_to_page):
+    for screen, _faces in enumerate(faces_to_page):
         have = set(re.findall(r'id="face-(\w\w)"', "".join(faces_to_page[:screen + 1])))
         assert set(re.findall(r'href="#face-(\w\w)"', sent_to_page[screen])) <= have
 

@@ -34,6 +34,7 @@ import threading
 import time
 import tomllib
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +91,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    gzipped: dict = {}
+    gzipped: ClassVar[dict[tuple[Path, str], bytes]] = {}   # shared by every request's handler
 
     def locate(self) -> tuple[Path | None, bool]:
         path = unquote(urlsplit(self.path).path).lstrip("/")

@@ -15,6 +15,21 @@ always give the same decision.
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import random
+
+    from ..actions import Action
+    from ..view import View
+    from .levels import Thought
+
+T = TypeVar("T")
+Thinking = Generator[None, None, T]
+"""A decision (or a review) in slices: a generator that yields ``None`` where its caller may
+pause and returns its result (`run` drives one to the end)."""
+
 BOT_LEVELS = ("easy", "medium", "hard")          # what the page offers
 ARENA_LEVELS = BOT_LEVELS + ("hard-v1",)          # also seated by the arena and the protocol
 
@@ -22,7 +37,7 @@ ARENA_LEVELS = BOT_LEVELS + ("hard-v1",)          # also seated by the arena and
 # package: the page's start needs only the names above and `run` (web.lazy.AFTER_READY).
 
 
-def run(steps):
+def run(steps: Thinking[T]) -> T:
     """Drive a thinking generator to its end and return its result.
 
     >>> def counting():
@@ -35,13 +50,14 @@ def run(steps):
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            result: T = done.value
+            return result
 
 
 class Bot:
     """A bot of one ``level`` with its own ``seed``: ``choose(view)`` returns a legal action."""
 
-    def __init__(self, level: str, seed: int = 0):
+    def __init__(self, level: str, seed: int = 0) -> None:
         from .levels import LEVELS
 
         if level not in LEVELS:
@@ -49,7 +65,7 @@ class Bot:
         self.level, self.seed = level, seed
         self._choose = LEVELS[level]
 
-    def choose(self, view):
+    def choose(self, view: View) -> Action:
         """One legal action for ``view`` (which must have legal actions)."""
         from .common import decision_rng
 
@@ -59,7 +75,7 @@ class Bot:
             return view.legal[0]
         return self._choose(view, decision_rng(self.seed, view))
 
-    def think(self, view):
+    def think(self, view: View) -> Thinking[Thought]:
         """The decision as a generator: it yields ``None`` at points where the caller may
         pause (so a page stays responsive) and returns a `Thought`: the action, and for the
         hard bot each candidate's value (the bot explaining itself). The action is always
@@ -81,7 +97,7 @@ class Bot:
             return Thought(view.legal[0])
         return (yield from think(self.level, view, decision_rng(self.seed, view)))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Bot({self.level!r}, seed={self.seed})"
 
 
@@ -90,7 +106,7 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     return Bot(level, seed)
 
 
-def choose(level: str, view, rng):
+def choose(level: str, view: View, rng: random.Random) -> Action:
     """The action the bot of ``level`` takes in ``view`` with generator ``rng``."""
     from .levels import LEVELS
 

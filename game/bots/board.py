@@ -24,10 +24,18 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import erf, sqrt
+from typing import TYPE_CHECKING
 
-from . import run, win_table
+from . import Thinking, run, win_table
+from .win_table import Shares
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..view import View
+    from .discard import Row
 
 # Points per hand for a side (pegging + hand + crib when dealing), mean and standard
 # deviation, measured with the arena in hard self-play; four players are partnerships.
@@ -82,7 +90,7 @@ def win_probability(need: int, their_need: int, dealing: bool, players: int = 2)
     return min(1.0, max(0.0, win))
 
 
-def near_end(view) -> bool:
+def near_end(view: View) -> bool:
     """Whether a side is close enough to the target for the board to change the discard."""
     if view.config.players == 3:
         return False  # three rivals: the points rule stays (the search still races to 121)
@@ -91,7 +99,7 @@ def near_end(view) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _distribution(mean: float, sd: float, top: int = 40):
+def _distribution(mean: float, sd: float, top: int = 40) -> list[tuple[int, float]]:
     """A whole-point distribution (value, probability) approximating a normal."""
     weights = [_at_least(mean, sd, x) - _at_least(mean, sd, x + 1) for x in range(top)]
     weights[0] += 1.0 - _at_least(mean, sd, 0)
@@ -99,7 +107,7 @@ def _distribution(mean: float, sd: float, top: int = 40):
     return [(x, w / total) for x, w in enumerate(weights) if w > 1e-4]
 
 
-def _their_show(big: int, their_crib: float, dealing: bool):
+def _their_show(big: int, their_crib: float, dealing: bool) -> list[tuple[int, float]]:
     """What the other side will show this hand: [(points, probability)]. Two players: as
     seen in self-play (`win_data`), the dealer's crib moved by what we throw to it."""
     if big == 2 and TABLE_ENDGAME[2]:
@@ -110,18 +118,20 @@ def _their_show(big: int, their_crib: float, dealing: bool):
     return _distribution(mean, sd)
 
 
-def choose_discard(view, rows):
+def choose_discard(view: View, rows: list[Row]) -> Action:
     """The discard with the best chance of winning; ``rows`` as from
     `discard.expected_values` (per-starter hand and crib values)."""
     chances = run(think_discard(view, rows))
-    best, best_value = None, -1.0
+    best: Action | None = None
+    best_value = -1.0
     for action, chance in chances:
         if chance > best_value + 1e-9:  # rows come best-for-points first: ties keep that
             best, best_value = action, chance
+    assert best is not None   # a row for every legal discard: there is one at least
     return best
 
 
-def think_discard(view, rows):
+def think_discard(view: View, rows: list[Row]) -> Thinking[list[tuple[Action, float]]]:
     """``[(action, chance of winning)]`` for each row (in the rows' order), yielding after
     each (see `levels.think`)."""
     players, target = view.config.players, view.config.target
@@ -133,7 +143,7 @@ def think_discard(view, rows):
     dealer = view.my_crib
     my_peg = PEGGING[big]["dealer" if dealer else "pone"]
     their_peg = PEGGING[big]["pone" if dealer else "dealer"]
-    cache = {}
+    cache: dict[tuple[int, int], float] = {}
 
     def after_show(mine: int, their_crib: int) -> float:
         """P(win) with ``mine`` points shown by us this hand, the other side showing its hand
@@ -156,7 +166,7 @@ def think_discard(view, rows):
         cache[key] = total
         return total
 
-    chances = []
+    chances: list[tuple[Action, float]] = []
     for action, _kept, _mean, hands, cribs in rows:
         if dealer:
             chance = sum(after_show(round(h + c), 0) for h, c in zip(hands, cribs))
@@ -172,7 +182,7 @@ CRIB_4P = 4.5  # the average crib in four players (hard self-play), which the ta
 ROUND = win_table.counting_order(4)  # who shows, in order, in seats from the dealer
 
 
-def _think_discard_4p(view, rows):
+def _think_discard_4p(view: View, rows: list[Row]) -> Thinking[list[tuple[Action, float]]]:
     """Four players: `think_discard` by the whole hand in its counting order. The play's
     points are taken at their means; each show but ours is drawn from self-play
     (`win_table.show_steps`, the dealer's moved by what our throw adds to an average crib),
@@ -187,8 +197,8 @@ def _think_discard_4p(view, rows):
     position = (view.seat - view.dealer) % 4
     mine = ROUND.index(position)
     ours = [(seat % 2 == 0) == dealing for seat in ROUND]  # seats 0 and 2: the dealer's side
-    by_shift = {}
-    chances = []
+    by_shift: dict[int, Callable[[int], float]] = {}
+    chances: list[tuple[Action, float]] = []
     for action, _kept, _mean, hands, cribs in rows:
         if position == 0:  # our show is our hand and the crib
             shows, shift = [round(h + c) for h, c in zip(hands, cribs)], 0
@@ -209,7 +219,7 @@ def _think_discard_4p(view, rows):
     return chances
 
 
-def _after_play(need, their_need, dealing):
+def _after_play(need: int, their_need: int, dealing: bool) -> tuple[float, dict[tuple[int, int], float]]:
     """``(chance we won in the play, {(need, their need): chance} with nobody out)``, the
     needs already less the play's mean points: one position, or the play decides."""
     if need > 0 and their_need > 0:
@@ -219,7 +229,8 @@ def _after_play(need, their_need, dealing):
     return (1.0 - PONE_FIRST if dealing else PONE_FIRST), {}  # both: the pone pegs first
 
 
-def _chance_by_our_show(won, start, mine, ours, steps, deal_next):
+def _chance_by_our_show(won: float, start: dict[tuple[int, int], float], mine: int, ours: Sequence[bool],
+                        steps: Sequence[Shares], deal_next: bool) -> Callable[[int], float]:
     """``f(x)``: our side's chance of winning when our own show is ``x`` points. ``won``,
     ``start``: as `_after_play` gives; the other shows of the hand are drawn from ``steps``
     (``ours[k]``: whether show ``k`` is our side's, ``mine`` is ours); ``deal_next``: whether
@@ -227,7 +238,7 @@ def _chance_by_our_show(won, start, mine, ours, steps, deal_next):
     last = len(steps)
     states = dict(start)
     for k in range(mine):  # the shows before ours: our partner may count us out
-        after = {}
+        after: dict[tuple[int, int], float] = {}
         for (n, t), p in states.items():
             for points, q in steps[k]:
                 if ours[k]:
@@ -238,9 +249,9 @@ def _chance_by_our_show(won, start, mine, ours, steps, deal_next):
                 elif points < t:
                     after[n, t - points] = after.get((n, t - points), 0.0) + p * q
         states = after
-    memo = {}
+    memo: dict[tuple[int, int, int], float] = {}
 
-    def value(k, n, t):
+    def value(k: int, n: int, t: int) -> float:
         """P(we win) before show ``k`` with needs ``n``, ``t`` (nobody out yet)."""
         if k == last:
             return win_probability(n, t, deal_next, 4)
@@ -256,9 +267,9 @@ def _chance_by_our_show(won, start, mine, ours, steps, deal_next):
             memo[key] = found
         return found
 
-    by_show = {}
+    by_show: dict[int, float] = {}
 
-    def chance_of(x):
+    def chance_of(x: int) -> float:
         found = by_show.get(x)
         if found is None:
             found = won + sum(p * (1.0 if x >= n else value(mine + 1, n - x, t))

@@ -13,9 +13,15 @@ Suits never matter during the play, so the pegging code works on ranks (1..13) o
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from ..actions import Action
+from ..cards import Card
+
+if TYPE_CHECKING:
+    from ..view import View
 
 VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # count value by rank
 PAIR_POINTS = (0, 0, 2, 6, 12)
@@ -23,13 +29,13 @@ PAIRS = tuple((a, b) for a in range(1, 14) for b in range(a, 14))  # the 91 rank
 PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
 
 
-def decision_rng(seed: int, view) -> random.Random:
+def decision_rng(seed: int, view: View) -> random.Random:
     """The generator of one decision: a function of the bot's seed and the view's position
     only, so the same view and the same seed always give the same decision."""
     return random.Random(f"bot/{seed}/{view.game_no}/{view.hand_no}/{view.state_id}/{view.seat}")
 
 
-def peg_points(pile: tuple, count: int) -> int:
+def peg_points(pile: tuple[int, ...], count: int) -> int:
     """Points for the last rank of ``pile`` (ranks since the last reset), ``count`` the new count.
 
     Same rules as `game.scoring.score_play`, on plain ints for speed.
@@ -49,7 +55,7 @@ def peg_points(pile: tuple, count: int) -> int:
     return points
 
 
-def hand_points(cards) -> int:
+def hand_points(cards: Sequence[Card]) -> int:
     """Fifteens, pairs, runs and a four-card flush of the cards alone (no starter): what a
     beginner sees when choosing what to keep."""
     values = [min(card.rank, 10) for card in cards]
@@ -69,7 +75,7 @@ def hand_points(cards) -> int:
     return points
 
 
-def play_action(view, rank: int) -> Action:
+def play_action(view: View, rank: int) -> Action:
     """The legal play of a card of ``rank`` (the lowest suit: suits do not matter in play)."""
     for action in view.legal:
         if action.card.rank == rank:
@@ -77,7 +83,7 @@ def play_action(view, rank: int) -> Action:
     raise ValueError(f"no legal play of rank {rank}")
 
 
-def go_floor(view, seat: int) -> int:
+def go_floor(view: View, seat: int) -> int:
     """Every card ``seat`` still holds is worth more than this: each go it said this hand
     showed it had nothing playable at that count."""
     floor = 0
@@ -96,7 +102,7 @@ class HiddenSampler:
     on the go constraints rather than fail (the real hands always satisfy them).
     """
 
-    def __init__(self, view):
+    def __init__(self, view: View) -> None:
         self.view = view
         self.pool = list(view.unseen())
         others = [seat for seat in range(view.config.players)
@@ -105,10 +111,11 @@ class HiddenSampler:
         self.others = sorted(others, key=lambda seat: -self.floors[seat])
         self.free = not any(self.floors.values())
 
-    def sample(self, rng: random.Random):
+    def sample(self, rng: random.Random) -> tuple[dict[int, list[Card]], list[Card]]:
         sizes = self.view.hand_sizes
         left = self.pool[:]
         rng.shuffle(left)
+        hands: dict[int, list[Card]]
         if self.free:  # no go said yet: simply deal from the top
             hands, start = {}, 0
             for seat in self.others:
@@ -131,6 +138,6 @@ class HiddenSampler:
         raise ValueError("cannot deal the hidden hands")  # pragma: no cover
 
 
-def sample_hidden(view, rng: random.Random):
+def sample_hidden(view: View, rng: random.Random) -> tuple[dict[int, list[Card]], list[Card]]:
     """One sample of the hidden hands: see `HiddenSampler`."""
     return HiddenSampler(view).sample(rng)

@@ -18,15 +18,19 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import crib_data
 from .common import PAIR_INDEX, PAIRS
 
+CribRow = tuple[None, *tuple[float, ...]]
+"""Expected crib points by starter rank: index 0 unused (None), then ranks 1 (ace) to 13."""
 
-def _rows(flat, count: int):
+
+def _rows(flat: Sequence[int], count: int) -> tuple[CribRow, ...]:
     """Split a flat tuple of hundredths into ``count`` rows indexed by starter rank 1..13."""
     scale = crib_data.SCALE
-    return tuple((None,) + tuple(x / scale for x in flat[13 * i:13 * i + 13])
-                 for i in range(count))
+    return tuple((None, *(x / scale for x in flat[13 * i:13 * i + 13])) for i in range(count))
 
 
 _DEALER = _rows(crib_data.PAIRS_DEALER, len(PAIRS))
@@ -39,13 +43,13 @@ def pair_index(rank_a: int, rank_b: int) -> int:
     return PAIR_INDEX[(rank_a, rank_b) if rank_a <= rank_b else (rank_b, rank_a)]
 
 
-def pair_row(rank_a: int, rank_b: int, dealer: bool) -> tuple:
+def pair_row(rank_a: int, rank_b: int, dealer: bool) -> CribRow:
     """Expected crib by starter rank (index 1..13) when these two ranks are thrown in two
     players, by the dealer (``dealer=True``) or by the pone."""
     return (_DEALER if dealer else _PONE)[pair_index(rank_a, rank_b)]
 
 
-def single_row(players: int, rank: int) -> tuple:
+def single_row(players: int, rank: int) -> CribRow:
     """Expected crib by starter rank when a single ``rank`` is thrown (3 or 4 players)."""
     return _SINGLE[players][rank - 1]
 

@@ -18,17 +18,23 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import peg_table
+
+if TYPE_CHECKING:
+    from ..view import View
+    from .discard import Row
 
 WEIGHT = 1.0     # a pegged point against a shown one
 
 
-def applies(view) -> bool:
+def applies(view: View) -> bool:
     """Whether the pegging value enters this seat's discard."""
     return WEIGHT != 0 and peg_table.fitted(view.config.players)
 
 
-def with_pegging(view, rows):
+def with_pegging(view: View, rows: list[Row]) -> list[Row]:
     """``rows`` (as from `discard.expected_values`) with the kept four's pegging value added
     to each mean (the third field), best first."""
     if not applies(view):

@@ -23,27 +23,33 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from . import board, discard, keep, pegging, run
+from ..actions import Action
+from . import Thinking, board, discard, keep, pegging, run
 from .common import peg_points, play_action
 
+if TYPE_CHECKING:
+    from ..view import View
 
-def _pick_best(scored, rng):
+
+def _pick_best(scored: Sequence[tuple[float, Action]], rng: random.Random) -> Action:
     """The action with the highest score; ties broken by ``rng`` (scored: [(score, action)])."""
     top = max(score for score, _ in scored)
     best = [action for score, action in scored if score >= top - 1e-9]
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _immediate(view, action) -> int:
+def _immediate(view: View, action: Action) -> int:
     pile = tuple(card.rank for card in view.pile) + (action.card.rank,)
     return peg_points(pile, view.count + action.card.value)
 
 
 # ---- easy -----------------------------------------------------------------------------------
 
-def easy(view, rng):
+def easy(view: View, rng: random.Random) -> Action:
     if view.phase == "discard":
         # A beginner keeps what looks good, but does not weigh close calls: any kept hand
         # within 2 points of the best visible score will do, and the crib is not considered.
@@ -57,7 +63,7 @@ def easy(view, rng):
     return rng.choice(view.legal)
 
 
-def _obvious(view, action) -> int:
+def _obvious(view: View, action: Action) -> int:
     count = view.count + action.card.value
     points = 2 if count in (15, 31) else 0
     if view.pile and view.pile[-1].rank == action.card.rank:
@@ -67,7 +73,7 @@ def _obvious(view, action) -> int:
 
 # ---- medium ---------------------------------------------------------------------------------
 
-def medium(view, rng):
+def medium(view: View, rng: random.Random) -> Action:
     if view.phase == "discard":
         rows = discard.expected_values(view, with_crib=False)
         return _pick_best([(row[2], row[0]) for row in rows], rng)
@@ -75,7 +81,7 @@ def medium(view, rng):
                        for action in view.legal], rng)
 
 
-def _danger(view, action) -> float:
+def _danger(view: View, action: Action) -> float:
     """The obvious dangers of a card, in expected points given away: leaving the count at 5
     or 21 (any ten-card answers for 2) and inviting a pair (likelier when more cards of that
     rank are unseen)."""
@@ -99,11 +105,11 @@ def _danger(view, action) -> float:
 
 # ---- hard -----------------------------------------------------------------------------------
 
-def hard(view, rng):
+def hard(view: View, rng: random.Random) -> Action:
     return run(hard_think(view, rng)).action
 
 
-def hard_think(view, rng):
+def hard_think(view: View, rng: random.Random) -> Thinking[Thought]:
     """The hard bot's decision as a generator: it yields ``None`` at points where the caller
     may pause (the page, to stay responsive) and returns a `Thought`."""
     if view.phase == "discard":
@@ -121,9 +127,9 @@ def hard_think(view, rng):
         return Thought(view.legal[0], (), "")
     values = yield from pegging.think(view, rng)
     rank = pegging.best_rank(values)
-    ranked = sorted(values.items(), key=lambda item: (-item[1], item[0]))
+    by_value = sorted(values.items(), key=lambda item: (-item[1], item[0]))
     return Thought(play_action(view, rank),
-                   tuple((play_action(view, r), value) for r, value in ranked),
+                   tuple((play_action(view, r), value) for r, value in by_value),
                    "pegging points for us minus them, to the end of the play")
 
 
@@ -131,12 +137,12 @@ class Thought(NamedTuple):
     """A decision with its reasons: ``values`` pairs each candidate action with its value
     (best first), in the unit ``measure`` names; empty when the bot weighed nothing."""
 
-    action: object
-    values: tuple = ()
+    action: Action
+    values: tuple[tuple[Action, float], ...] = ()
     measure: str = ""
 
 
-def think(level: str, view, rng):
+def think(level: str, view: View, rng: random.Random) -> Thinking[Thought]:
     """``level``'s decision as a generator returning a `Thought` (sliceable for `hard`; the
     other levels decide in one step)."""
     if level == "hard":
@@ -146,7 +152,7 @@ def think(level: str, view, rng):
 
 # ---- hard-v1 (arena only) ----------------------------------------------------------------
 
-def hard_v1(view, rng):
+def hard_v1(view: View, rng: random.Random) -> Action:
     """The hard bot before issue 15, frozen (`game.bots.v1`): the arena's yardstick."""
     from .v1 import hard_v1 as frozen  # imported on first use: the page never seats it
 

@@ -26,20 +26,24 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import combinations
 from multiprocessing import Pool
 
-from ..cards import DECK
+from ..cards import DECK, Card
 from ..scoring import score_hand
 from .common import PAIR_INDEX, PAIRS
+from .crib_table import CribRow
 
 OUT = "game/bots/crib_data.py"
 SUITS = "CDHS"
 
 
-def _best_throw(hand, pool, sign, rows):
+def _best_throw(hand: Sequence[Card], pool: Sequence[Card], sign: int,
+                rows: Sequence[CribRow] | None) -> tuple[Card, ...]:
     """The two cards ``hand`` (six cards) throws: best mean of hand + sign * crib."""
-    best, best_value = None, None
+    best: tuple[Card, ...] | None = None
+    best_value: float | None = None
     for thrown in combinations(hand, 2):
         kept = [card for card in hand if card not in thrown]
         value = 0.0
@@ -47,27 +51,30 @@ def _best_throw(hand, pool, sign, rows):
             value += score_hand(kept, starter).total
         if rows is not None:
             a, b = thrown[0].rank, thrown[1].rank
-            row = rows[PAIR_INDEX[(a, b) if a <= b else (b, a)]]
-            value += sign * sum(row[starter.rank] for starter in pool)
+            by_rank = rows[PAIR_INDEX[(a, b) if a <= b else (b, a)]][1:]
+            value += sign * sum(by_rank[starter.rank - 1] for starter in pool)
         if best_value is None or value > best_value:
             best, best_value = thrown, value
+    assert best is not None   # six cards: fifteen throws weighed
     return best
 
 
-def _best_single(hand, pool):
+def _best_single(hand: Sequence[Card], pool: Sequence[Card]) -> Card:
     """The one card a five-card hand throws in 3-4 players: the best kept hand."""
-    best, best_value = None, -1
+    best: Card | None = None
+    best_value = -1
     for card in hand:
         kept = [other for other in hand if other is not card]
         value = sum(score_hand(kept, starter).total for starter in pool)
         if value > best_value:
             best, best_value = card, value
+    assert best is not None   # five cards: five throws weighed
     return best
 
 
-def _my_cards(rng, ranks, busy):
+def _my_cards(rng: random.Random, ranks: Iterable[int], busy: Collection[Card]) -> list[Card] | None:
     """Cards of ``ranks`` (random suits) that are not in ``busy``."""
-    cards = []
+    cards: list[Card] = []
     for rank in ranks:
         free = [card for card in DECK if card.rank == rank and card not in busy
                 and card not in cards]
@@ -77,7 +84,8 @@ def _my_cards(rng, ranks, busy):
     return cards
 
 
-def pair_job(args):
+def pair_job(args: tuple[int, int, dict[bool, list[CribRow]] | None, int],
+             ) -> tuple[dict[bool, list[float]], dict[bool, list[int]]]:
     """Crib sums by (pair, starter rank) over a batch of the other player's hands.
 
     One six-card hand for the other player serves every one of our 91 pairs: its throw does
@@ -107,7 +115,7 @@ def pair_job(args):
     return sums, counts
 
 
-def single_job(args):
+def single_job(args: tuple[int, int, int]) -> tuple[list[float], list[int]]:
     """Crib sums by (rank thrown, starter rank) at a 3- or 4-player table, for one batch."""
     batch, players, deals = args
     rng = random.Random(f"crib-table/single/{players}/{batch}")
@@ -129,25 +137,26 @@ def single_job(args):
     return sums, counts
 
 
-def _average(results, rows: int):
+def _average(results: Sequence[tuple[Sequence[float], Sequence[int]]], rows: int) -> list[int]:
     """Merge batch sums into a flat table of hundredths, 13 starter ranks per row."""
     sums = [sum(x) for x in zip(*(r[0] for r in results))]
     counts = [sum(x) for x in zip(*(r[1] for r in results))]
     return [round(100 * sums[i * 14 + s] / counts[i * 14 + s]) for i in range(rows) for s in range(1, 14)]
 
 
-def _as_rows(flat):
-    return [(None,) + tuple(x / 100 for x in flat[13 * i:13 * i + 13]) for i in range(len(PAIRS))]
+def _as_rows(flat: Sequence[int]) -> list[CribRow]:
+    return [(None, *(x / 100 for x in flat[13 * i:13 * i + 13])) for i in range(len(PAIRS))]
 
 
 BATCH = 25
 
 
-def build(deals: int, jobs: int, passes: int = 2, log=print):
+def build(deals: int, jobs: int, passes: int = 2,
+          log: Callable[[str], object] = print) -> dict[str, list[int]]:
     """Compute the tables: ``{"PAIRS_DEALER": [...], "PAIRS_PONE": [...], "SINGLE_3P": ...}``."""
     batches = range(max(1, deals // BATCH))
     with Pool(jobs) as pool:
-        rows = None
+        rows: dict[bool, list[CribRow]] | None = None
         for pass_no in range(passes):
             start = time.perf_counter()
             results = pool.map(pair_job, [(b, BATCH, rows, pass_no) for b in batches])
@@ -155,15 +164,15 @@ def build(deals: int, jobs: int, passes: int = 2, log=print):
             pone = _average([(r[0][False], r[1][False]) for r in results], len(PAIRS))
             rows = {True: _as_rows(dealer), False: _as_rows(pone)}
             log(f"pass {pass_no}: {time.perf_counter() - start:.0f} s")
-        singles = {}
+        singles: dict[int, list[int]] = {}
         for players in (3, 4):
-            results = pool.map(single_job, [(b, players, BATCH) for b in batches])
-            singles[players] = _average(results, 13)
+            sums = pool.map(single_job, [(b, players, BATCH) for b in batches])
+            singles[players] = _average(sums, 13)
     return {"PAIRS_DEALER": dealer, "PAIRS_PONE": pone,
             "SINGLE_3P": singles[3], "SINGLE_4P": singles[4]}
 
 
-def render(tables, deals: int) -> str:
+def render(tables: dict[str, list[int]], deals: int) -> str:
     """The text of crib_data.py: 13 numbers (starter ranks A..K) per line."""
     lines = [f'"""Expected crib points in hundredths, by thrown ranks and starter rank A..K.\n\n'
              f'Generated by ``python -m game.bots.make_crib_table --deals {deals}``; do not edit.\n'
@@ -176,7 +185,7 @@ def render(tables, deals: int) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="hands dealt to the other player(s)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")

@@ -19,7 +19,9 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
 from multiprocessing import Pool
+from typing import TypeVar
 
 from ..arena import PLAY_KINDS
 from ..engine import Config, apply, new_game
@@ -30,9 +32,10 @@ from .win_table import counting_order, encode, solve_steps
 OUT = {2: "game/bots/win_data.py", 4: "game/bots/win_data_4p.py"}
 SIZE = 61  # needs above this are clamped: the far side is not the one deciding the race
 SEED = {2: 500_000, 4: 700_000}
+K = TypeVar("K", bound=Hashable)
 
 
-def play_hand(job):
+def play_hand(job: tuple[int, int]) -> tuple[int, int, tuple[int, ...]]:
     """``(dealer's side pegs, pone's side pegs, shows in counting order)`` of one self-play
     hand; ``job`` is ``(players, hand number)``."""
     players, hand_no = job
@@ -45,18 +48,23 @@ def play_hand(job):
         seat = next(s for s in range(players) if view(state, s).legal)
         state, events = apply(state, bots[seat].choose(view(state, seat)))
         for event in events:
-            if event.kind == "peg" and not showing and event.breakdown.items[0].kind in PLAY_KINDS:
-                peg[config.side_of(event.seat)] += event.breakdown.total
+            if event.kind == "peg" and not showing:
+                assert event.seat is not None and event.breakdown is not None   # a peg has both
+                if event.breakdown.items[0].kind in PLAY_KINDS:
+                    peg[config.side_of(event.seat)] += event.breakdown.total
             elif event.kind == "show":
+                assert event.seat is not None and event.breakdown is not None   # so has a show
                 showing = True
                 show[event.seat] += event.breakdown.total
             elif event.kind == "crib":
+                assert event.seat is not None and event.breakdown is not None   # and a crib
                 show[event.seat] += event.breakdown.total
                 return peg[0], peg[1], tuple(show[seat] for seat in counting_order(players))
 
 
-def render(players: int, hands: int, peg, shows, table) -> str:
-    def counts(counter):
+def render(players: int, hands: int, peg: Counter[tuple[int, int]], shows: Sequence[Counter[int]],
+           table: str) -> str:
+    def counts(counter: Counter[int] | Counter[tuple[int, int]]) -> str:
         return "{" + ", ".join(f"{key!r}: {n}" for key, n in sorted(counter.items())) + "}"
 
     rows = [table[i:i + 3 * SIZE] for i in range(0, len(table), 3 * SIZE)]
@@ -79,18 +87,18 @@ def render(players: int, hands: int, peg, shows, table) -> str:
             "pone's need\nTABLE = (\n" + "".join(f'    "{row}"\n' for row in rows) + ")\n")
 
 
-def show_steps(players: int, shows):
+def show_steps(players: int, shows: Sequence[Mapping[int, int]]) -> list[tuple[bool, dict[int, float]]]:
     """`win_table.solve_steps`'s shows: ``shows`` (counts, in counting order) as ``[(by the
     dealer's side, {points: probability}), ...]``."""
     return [(seat % 2 == 0, shares(seen)) for seat, seen in zip(counting_order(players), shows)]
 
 
-def shares(counter):
+def shares(counter: Mapping[K, int]) -> dict[K, float]:
     total = sum(counter.values())
     return {key: n / total for key, n in counter.items()}
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--hands", type=int, default=2000)

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from .peg_data import WEIGHTS
@@ -37,7 +38,7 @@ def _value(rank: int) -> int:
     return min(rank, 10)
 
 
-def features(ranks) -> tuple:
+def features(ranks: Sequence[int]) -> tuple[float, ...]:
     """The model's inputs for a kept four (ranks 1-13; the king is the base rank)."""
     counts = [0.0] * 12
     for rank in ranks:
@@ -66,7 +67,7 @@ def fitted(players: int) -> bool:
     return players in WEIGHTS
 
 
-def value(ranks, role: str, players: int = 2) -> float:
+def value(ranks: Sequence[int], role: str, players: int = 2) -> float:
     """Expected pegging points of keeping ``ranks``, our side's minus the others', for
     ``role`` (a name from `ROLES`) at a table of ``players``."""
     return sum(w * x for w, x in zip(WEIGHTS[players][role], features(ranks)))

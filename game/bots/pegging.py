@@ -54,11 +54,20 @@ slice a decision (the page stays responsive); the same view and seed always give
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from math import exp
+from typing import TYPE_CHECKING
 
+from ..cards import Card
 from ..scoring import score_hand
+from . import Thinking
 from .common import VALUE, HiddenSampler, hand_points, peg_points, play_action
 from .board import win_probability
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..view import View
 
 WIN = 1000.0          # reaching the target, in points: far above anything the play can peg
 NODE_BUDGET = 4000    # work per decision (nodes); see `evaluate` (1500 until 2026-12-03: bench/bot_strength.md)
@@ -76,11 +85,16 @@ RACE = {2: True, 3: False, 4: True}  # by players, near the target: a play that 
 # collector) a larger memory made single collections of 60-124 ms in three players, which
 # blocked the page (bench/bot_browser.py); the search is no slower under CPython.
 POINTS_KEPT, REPLIES_KEPT = 20_000, 5_000
-_REPLIES: dict = {}   # pile -> ((points, rank), ...) of every scoring reply, best first
-_POINTS: dict = {}    # pile -> points for its last card (the pile since the reset fixes the count)
+# pile -> ((points, rank), ...) of every scoring reply, best first
+_REPLIES: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+# pile -> points for its last card (the pile since the reset fixes the count)
+_POINTS: dict[tuple[int, ...], int] = {}
+
+Lay = Callable[[int, int, int, tuple[int, ...], int, float], float]
+"""``lay(seat, i, count, pile, depth, acc)``: see `_searcher`."""
 
 
-def points_of(pile: tuple, count: int) -> int:
+def points_of(pile: tuple[int, ...], count: int) -> int:
     """`peg_points`, remembered: the same piles come up again and again in a search."""
     found = _POINTS.get(pile)
     if found is None:
@@ -90,25 +104,26 @@ def points_of(pile: tuple, count: int) -> int:
     return found
 
 
-def replies(count: int, pile: tuple) -> tuple:
+def replies(count: int, pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """The scoring replies to ``pile`` at ``count``: ``((points, rank), ...)``, best first."""
     found = _REPLIES.get(pile)
     if found is None:
-        found = []
+        scoring = []
         for rank in range(1, 14):
             if count + VALUE[rank] <= 31 and pile.count(rank) < 4:
                 points = peg_points(pile + (rank,), count + VALUE[rank])
                 if points:
-                    found.append((points, rank))
-        found.sort(reverse=True)
-        found = tuple(found)  # a tuple of int pairs: the collector stops tracking it
+                    scoring.append((points, rank))
+        scoring.sort(reverse=True)
+        found = tuple(scoring)  # a tuple of int pairs: the collector stops tracking it
         if len(_REPLIES) > REPLIES_KEPT:
             _REPLIES.clear()
         _REPLIES[pile] = found
     return found
 
 
-def _searcher(view, hands, shows, public):
+def _searcher(view: View, hands: list[list[int]], shows: list[tuple[int, int]] | None,
+              public: list[int]) -> tuple[Lay, list[int], Callable[[int, int, float], float]]:
     """One determinised play: returns ``lay(seat, i, count, pile, depth, acc)``, the value for
     our side of ``seat`` playing ``hands[seat][i]``, and a node counter.
 
@@ -137,7 +152,7 @@ def _searcher(view, hands, shows, public):
     sign_of = [1.0 if searched[seat] else -1.0 if side[seat] != me and RIVALS_SEE[n] else 0.0
                for seat in range(n)]
 
-    def blind(seat, count, pile):
+    def blind(seat: int, count: int, pile: tuple[int, ...]) -> int:
         """The index of the card a rival at ``seat`` plays, knowing only its own hand."""
         hand = hands[seat]
         room = 31 - count
@@ -169,7 +184,7 @@ def _searcher(view, hands, shows, public):
                 best, best_i = value, i
         return best_i
 
-    def node(seat, count, pile, depth, acc):
+    def node(seat: int, count: int, pile: tuple[int, ...], depth: int, acc: float) -> float:
         nodes[0] += 1
         hand = hands[seat]
         sign = sign_of[seat]
@@ -187,7 +202,7 @@ def _searcher(view, hands, shows, public):
                 best = value
         return sign * best
 
-    def lay(seat, i, count, pile, depth, acc):
+    def lay(seat: int, i: int, count: int, pile: tuple[int, ...], depth: int, acc: float) -> float:
         hand = hands[seat]
         rank = hand.pop(i)
         public[rank] += 1
@@ -208,7 +223,7 @@ def _searcher(view, hands, shows, public):
         hand.insert(i, rank)
         return value
 
-    def after(last, count, pile, depth, acc):
+    def after(last: int, count: int, pile: tuple[int, ...], depth: int, acc: float) -> float:
         """After ``last`` laid a card: the next player, a go, or a reset."""
         if count < 31:
             room = 31 - count
@@ -228,7 +243,7 @@ def _searcher(view, hands, shows, public):
             return value
         return lead(last, depth, acc)
 
-    def lead(last, depth, acc):
+    def lead(last: int, depth: int, acc: float) -> float:
         """The count is back to 0: the next seat with cards leads, or the play is over."""
         for seat in seats_after[last]:
             if hands[seat]:
@@ -250,38 +265,37 @@ def _searcher(view, hands, shows, public):
     return lay, nodes, lead
 
 
-def _shows(view, hidden, left):
+def _shows(view: View, hidden: dict[int, list[Card]], left: list[Card]) -> list[tuple[int, int]]:
     """``[(side, points)]`` in counting order (hands from the pone round to the dealer, then
     the crib) for one sample: the hidden hands and crib cards as dealt in the sample."""
     config = view.config
     kept = {view.seat: view.kept}
-    played = {}
-    for step in view.play:
-        if step.kind == "play":
-            played.setdefault(step.seat, []).append(step.card)
+    played = _played_by_seat(view)
     for seat in range(config.players):
         if seat != view.seat:
             kept[seat] = tuple(played.get(seat, ())) + tuple(hidden.get(seat, ()))
     crib = list(view.discarded) + left[:4 - len(view.discarded)]
     n, dealer, starter = config.players, view.dealer, view.starter
+    assert starter is not None   # the play: the starter is cut
     order = [(dealer + k) % n for k in range(1, n + 1)]
     shows = [(config.side_of(seat), score_hand(kept[seat], starter).total) for seat in order]
     shows.append((config.side_of(dealer), score_hand(crib, starter, crib=True).total))
     return shows
 
 
-def _public(view) -> list:
+def _public(view: View) -> list[int]:
     """Cards of each rank the whole table has seen this hand: those played and the starter."""
     public = [0] * 14
     for step in view.play:
         if step.kind == "play":
+            assert step.card is not None   # a play step has its card
             public[step.card.rank] += 1
     if view.starter is not None:
         public[view.starter.rank] += 1
     return public
 
 
-def think(view, rng, budget: int | None = None):
+def think(view: View, rng: random.Random, budget: int | None = None) -> Thinking[dict[int, float]]:
     """Evaluate every playable rank, yielding ``None`` after each searched sample (a point
     where the caller may pause); returns ``{rank: average value}``.
 
@@ -296,7 +310,8 @@ def think(view, rng, budget: int | None = None):
     if near and (view.config.players == 2 or sum(view.hand_sizes) <= 8):
         depth = sum(view.hand_sizes)
     totals = dict.fromkeys(ranks, 0.0)
-    used, samples, weights, cache = 0, 0, 0.0, {}
+    used, samples, weights = 0, 0, 0.0
+    cache: dict[tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...] | None], dict[int, float]] = {}
     shown = _played_by_seat(view)
     count, pile = view.count, tuple(card.rank for card in view.pile)
     public = _public(view)
@@ -308,7 +323,7 @@ def think(view, rng, budget: int | None = None):
                None if shows is None else tuple(shows))
         values = cache.get(key)
         if values is None:
-            hands = [[] for _ in range(view.config.players)]
+            hands: list[list[int]] = [[] for _ in range(view.config.players)]
             hands[view.seat] = sorted(card.rank for card in view.hand)
             for seat, cards in hidden.items():
                 hands[seat] = sorted(card.rank for card in cards)
@@ -329,16 +344,17 @@ def think(view, rng, budget: int | None = None):
     return {rank: totals[rank] / weights for rank in ranks}
 
 
-def _played_by_seat(view) -> dict:
+def _played_by_seat(view: View) -> dict[int, list[Card]]:
     """``{seat: [cards it has played this hand]}``."""
-    played = {}
+    played: dict[int, list[Card]] = {}
     for step in view.play:
         if step.kind == "play":
+            assert step.seat is not None and step.card is not None   # a play step has both
             played.setdefault(step.seat, []).append(step.card)
     return played
 
 
-def _plausible(played, hidden) -> float:
+def _plausible(played: dict[int, list[Card]], hidden: dict[int, list[Card]]) -> float:
     """How likely a sample's hidden hands are, relative to others: players keep the cards
     that count, so a sampled four that shows more points (on its own, as a player sees it
     when discarding) weighs more, by `PLAUSIBLE` per point (``exp``)."""
@@ -352,22 +368,23 @@ def _plausible(played, hidden) -> float:
     return exp(PLAUSIBLE * points)
 
 
-def evaluate(view, rng, budget: int | None = None):
+def evaluate(view: View, rng: random.Random, budget: int | None = None) -> dict[int, float]:
     """``{rank: average value}`` of each playable rank: `think` run to the end."""
     steps = think(view, rng, budget)
     while True:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            values: dict[int, float] = done.value
+            return values
 
 
-def best_rank(values: dict) -> int:
+def best_rank(values: dict[int, float]) -> int:
     """The rank with the best value (ties: the lower rank)."""
     return max(values, key=lambda rank: (values[rank], -rank))
 
 
-def choose_play(view, rng, budget: int | None = None):
+def choose_play(view: View, rng: random.Random, budget: int | None = None) -> Action:
     """The hard bot's card: the best average over the samples (ties: the lower rank)."""
     if len({action.card.rank for action in view.legal}) == 1:
         return view.legal[0]

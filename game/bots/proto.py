@@ -33,20 +33,23 @@ import json
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
 
 from ..actions import Action
 from ..codec import view_from_json, view_to_json
-from . import ARENA_LEVELS, make_bot
+from ..view import View
+from . import ARENA_LEVELS, Bot, make_bot
 
 PROTOCOL, VERSION = "cribbage-bot", 1
 MAX_LINE = 1_000_000  # a view is a few kilobytes
 
 
-def hello(name: str) -> dict:
+def hello(name: str) -> dict[str, object]:
     return {"type": "hello", "protocol": PROTOCOL, "version": VERSION, "name": name}
 
 
-def answer(bot, line: str) -> dict | None:
+def answer(bot: Bot, line: str) -> dict[str, object] | None:
     """The reply to one request line (None for ``quit``). Never raises: a bad request gets
     an ``error`` reply naming what is wrong."""
     request_id = None
@@ -77,7 +80,7 @@ def answer(bot, line: str) -> dict | None:
                 "message": f"internal error: {type(error).__name__}: {error}"}
 
 
-def serve(level: str, seed: int, stdin=None, stdout=None) -> int:
+def serve(level: str, seed: int, stdin: Iterable[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Run bot ``level`` over the protocol until ``quit`` or the end of input."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     bot = make_bot(level, seed)
@@ -92,7 +95,7 @@ def serve(level: str, seed: int, stdin=None, stdout=None) -> int:
     return 0
 
 
-def _write(stdout, message: dict) -> None:
+def _write(stdout: IO[str], message: dict[str, object]) -> None:
     stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
     stdout.flush()
 
@@ -113,13 +116,15 @@ class ExternalBot:
     >>> bot.close()
     """
 
-    def __init__(self, command: str):
+    def __init__(self, command: str) -> None:
         self.command = command
         argv = shlex.split(command)
         if argv and argv[0] in ("python", "python3"):
             argv[0] = sys.executable  # the same interpreter as the table
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, bufsize=1)
+        assert self.process.stdin is not None and self.process.stdout is not None   # both piped
+        self.requests, self.replies = self.process.stdin, self.process.stdout
         self.next_id = 0
         first = self._read()
         if first.get("protocol") != PROTOCOL or first.get("version") != VERSION:
@@ -128,8 +133,8 @@ class ExternalBot:
                                 f"its first line was {json.dumps(first)[:200]}")
         self.name = str(first.get("name", command))
 
-    def _read(self) -> dict:
-        line = self.process.stdout.readline()
+    def _read(self) -> dict[str, Any]:
+        line = self.replies.readline()
         if not line:
             code = self.process.poll()
             raise ProtocolError(f"{self.command!r} stopped answering (exit code {code})")
@@ -142,11 +147,11 @@ class ExternalBot:
             raise ProtocolError(f"{self.command!r} wrote {line.strip()[:200]!r}, not an object")
         return message
 
-    def choose(self, view) -> Action:
+    def choose(self, view: View) -> Action:
         self.next_id += 1
         request = {"type": "choose", "id": self.next_id, "view": view_to_json(view)}
-        self.process.stdin.write(json.dumps(request, separators=(",", ":")) + "\n")
-        self.process.stdin.flush()
+        self.requests.write(json.dumps(request, separators=(",", ":")) + "\n")
+        self.requests.flush()
         reply = self._read()
         if reply.get("type") == "error":
             raise ProtocolError(f"{self.command!r} refused a request: {reply.get('message')}")
@@ -164,8 +169,8 @@ class ExternalBot:
     def close(self) -> None:
         if self.process.poll() is None:
             try:
-                self.process.stdin.write(json.dumps({"type": "quit"}) + "\n")
-                self.process.stdin.flush()
+                self.requests.write(json.dumps({"type": "quit"}) + "\n")
+                self.requests.flush()
             except OSError:
                 pass
             try:
@@ -173,11 +178,11 @@ class ExternalBot:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self.requests, self.replies):
             stream.close()
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Run a built-in cribbage bot over the line protocol (docs/bot-protocol.md).")
     parser.add_argument("level", choices=ARENA_LEVELS)

@@ -22,8 +22,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from types import ModuleType
 
-def counting_order(players: int) -> tuple:
+Shares = tuple[tuple[int, float], ...]
+"""A distribution of points: ``((points, probability), ...)``."""
+
+
+def counting_order(players: int) -> tuple[int, ...]:
     """Who shows, in counting order, in seats from the dealer: the pone first, the dealer (with
     the crib) last. Even seats are the dealer's side.
 
@@ -33,7 +39,8 @@ def counting_order(players: int) -> tuple:
     return tuple(k % players for k in range(1, players + 1))
 
 
-def solve(peg, pone, dealer, size: int):
+def solve(peg: dict[tuple[int, int], float], pone: dict[int, float], dealer: dict[int, float],
+          size: int) -> list[list[float]]:
     """``table[d][p]`` = P(dealer wins) when the dealer needs ``d`` and the pone ``p`` points
     (1 <= d, p <= size; index 0 unused). ``peg``: {(dealer pegs, pone pegs): probability};
     ``pone``: {pone's hand: probability}; ``dealer``: {dealer's hand + crib: probability}.
@@ -46,7 +53,8 @@ def solve(peg, pone, dealer, size: int):
     return solve_steps(peg, [(False, pone), (True, dealer)], size)
 
 
-def solve_steps(peg, shows, size: int):
+def solve_steps(peg: dict[tuple[int, int], float], shows: Sequence[tuple[bool, dict[int, float]]],
+                size: int) -> list[list[float]]:
     """`solve` for any order of shows: ``shows`` is ``[(by the dealer's side, {points:
     probability}), ...]`` in counting order. Four players (partnerships) count the pone's
     hand, the dealer's partner's, the pone's partner's, then the dealer's hand and crib.
@@ -57,7 +65,7 @@ def solve_steps(peg, shows, size: int):
     """
     if peg.get((0, 0)):
         raise ValueError("every play pegs at least the last card's point")
-    peg = list(peg.items())
+    pegs = list(peg.items())
     steps = [(by_dealer, list(dist.items())) for by_dealer, dist in shows]
     win = [[0.0] * (size + 1) for _ in range(size + 1)]
     # before[k][d][p]: P(dealer's side wins) before show k, nobody out yet
@@ -68,7 +76,7 @@ def solve_steps(peg, shows, size: int):
         after_peg = before[0]
         for d, p in cells:  # the play: depends on smaller totals only (it pegs >= 1 point)
             value = 0.0
-            for (pd, pp), chance in peg:
+            for (pd, pp), chance in pegs:
                 d_out, p_out = pd >= d, pp >= p
                 if d_out or p_out:
                     value += chance * (0.5 if d_out and p_out else 1.0 if d_out else 0.0)
@@ -98,7 +106,7 @@ def solve_steps(peg, shows, size: int):
     return win
 
 
-def decode(text: str, size: int):
+def decode(text: str, size: int) -> list[list[float]]:
     """The table from its stored text: three hex digits (probability x 4095) per cell."""
     rows = [[0.0] * (size + 1)]
     for d in range(size):
@@ -107,23 +115,23 @@ def decode(text: str, size: int):
     return rows
 
 
-def encode(table, size: int) -> str:
+def encode(table: Sequence[Sequence[float]], size: int) -> str:
     return "".join(f"{round(table[d][p] * 4095):03x}"
                    for d in range(1, size + 1) for p in range(1, size + 1))
 
 
-def _data(players: int):
+def _data(players: int) -> ModuleType:
     if players == 2:
-        from . import win_data as data
-    else:
-        from . import win_data_4p as data
-    return data
+        from . import win_data
+        return win_data
+    from . import win_data_4p
+    return win_data_4p
 
 
-_TABLES: dict = {}
+_TABLES: dict[int, list[list[float]]] = {}
 
 
-def _table(players: int = 2):
+def _table(players: int = 2) -> list[list[float]]:
     """The stored table for ``players`` (2, or 4 in partnerships), decoded once. The data
     modules are generated, so they are imported on first use (the generator runs without
     them)."""
@@ -156,10 +164,10 @@ def win_probability(need: int, their_need: int, dealing: bool, players: int = 2)
     return 1.0 - dealer_wins(their_need, need, players)
 
 
-_SHOWS = {}
+_SHOWS: dict[tuple[bool, int], list[tuple[int, float]]] = {}
 
 
-def their_show(we_deal: bool, shift: float = 0.0):
+def their_show(we_deal: bool, shift: float = 0.0) -> list[tuple[int, float]]:
     """The other side's show this hand as [(points, probability)] from self-play: the pone's
     hand when we deal, else the dealer's hand and crib moved by ``shift`` points (what our
     throw adds to or takes from an average crib)."""
@@ -169,17 +177,17 @@ def their_show(we_deal: bool, shift: float = 0.0):
     if key not in _SHOWS:
         seen = win_data.PONE if we_deal else win_data.DEALER
         total = sum(seen.values())
-        moved = {}
+        moved: dict[int, float] = {}
         for points, n in seen.items():
             moved[max(0, points + key[1])] = moved.get(max(0, points + key[1]), 0) + n / total
         _SHOWS[key] = sorted(moved.items())
     return _SHOWS[key]
 
 
-_STEPS: list = []
+_STEPS: list[Shares] = []
 
 
-def show_steps():
+def show_steps() -> tuple[Shares, ...]:
     """Each show of a four-player hand in counting order as ``((points, probability), ...)``,
     from the self-play the table was solved from: the pone's hand, the dealer's partner's,
     the pone's partner's, then the dealer's hand and crib.

@@ -27,13 +27,22 @@ Only the seat's own view goes in: its cards, who deals, and the cards it has not
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from ..bots import crib_data, crib_table
+from ..bots import Thinking, crib_data, crib_table
 from ..bots import run
 from ..cards import Card, format_cards
 from ..scoring import score_hand
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..view import View
+
+DiscardChoice = tuple[tuple[Card, ...], int, bool, tuple[Card, ...]]
+"""What a discard's ranking depends on: (hand, players, my crib, the starters); see `discard_choice`."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,7 @@ def crib_sign(players: int, my_crib: bool) -> Fraction:
     return Fraction(-1, 2) if players == 3 else Fraction(-1)
 
 
-def _crib_row(players: int, thrown, my_crib: bool) -> list[Fraction]:
+def _crib_row(players: int, thrown: Sequence[Card], my_crib: bool) -> list[Fraction]:
     """The expected crib by starter rank (index 1..13), exact in the table's hundredths."""
     if len(thrown) == 2:
         row = crib_table.pair_row(thrown[0].rank, thrown[1].rank, my_crib)
@@ -109,14 +118,16 @@ def _crib_row(players: int, thrown, my_crib: bool) -> list[Fraction]:
     return [Fraction(0)] + [Fraction(round(x * crib_data.SCALE), crib_data.SCALE) for x in row[1:]]
 
 
-def rank_discards(hand, players: int, my_crib: bool, starters) -> tuple[DiscardOption, ...]:
+def rank_discards(hand: Iterable[Card], players: int, my_crib: bool,
+                  starters: Iterable[Card]) -> tuple[DiscardOption, ...]:
     """Every discard of ``hand`` (2 cards in two players, else 1), best first; ties keep the
     order of the cards. ``starters``: the cards the starter may be (those the seat has not seen).
     """
     return run(think_discards(hand, players, my_crib, starters))
 
 
-def think_discards(hand, players: int, my_crib: bool, starters):
+def think_discards(hand: Iterable[Card], players: int, my_crib: bool,
+                   starters: Iterable[Card]) -> Thinking[tuple[DiscardOption, ...]]:
     """`rank_discards` as a generator that yields after each option it weighs, so a page can
     spread the work over several turns of its event loop; returns the ranked options."""
     hand = tuple(sorted(hand))
@@ -140,13 +151,13 @@ def think_discards(hand, players: int, my_crib: bool, starters):
     return tuple(options)
 
 
-def _splits(hand, throw: int):
+def _splits(hand: tuple[Card, ...], throw: int) -> list[tuple[Card, ...]]:
     if throw == 1:
         return [(card,) for card in hand]
     return [(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]]
 
 
-def discard_choice(view) -> tuple:
+def discard_choice(view: View) -> DiscardChoice:
     """What a discard's ranking depends on: the seat's hand, the table's size, whose crib it
     is and the cards the starter may be (`rank_discards`'s arguments)."""
     if view.phase != "discard" or view.has_discarded[view.seat]:
@@ -154,8 +165,9 @@ def discard_choice(view) -> tuple:
     return tuple(sorted(view.hand)), view.config.players, view.my_crib, tuple(view.unseen())
 
 
-def review_discard(view, action=None, starter=None, hand_shown=None, crib_shown=None,
-                   options=None) -> DiscardReview:
+def review_discard(view: View, action: Action | None = None, starter: Card | None = None,
+                   hand_shown: int | None = None, crib_shown: int | None = None,
+                   options: tuple[DiscardOption, ...] | None = None) -> DiscardReview:
     """The review of the discard ``view``'s seat faces (a view in the discard phase, before it
     chose): every option ranked, ``action`` (its discard, if made) marked, and the results once
     public. ``options``: the ranking if already made (`rank_discards` of `discard_choice`).

@@ -22,12 +22,15 @@ so they cannot reveal a hidden card: the views are the engine's own boundary (`g
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from ..actions import Action
+from ..bots import Thinking
 from ..cards import Card
-from ..engine import apply
+from ..engine import State, apply
+from ..events import Event
 from ..view import View, view
 from .discards import DiscardReview, review_discard
 from .plays import PlayReview, has_choice, review_play, think_play
@@ -57,7 +60,7 @@ class HandSeen:
         return self.crib_shown is not None
 
 
-def walk(start, actions, seat: int) -> list[HandSeen]:
+def walk(start: State, actions: Iterable[Action | str], seat: int) -> list[HandSeen]:
     """Replay ``actions`` from ``start`` (a new game's state) and keep ``seat``'s side of
     every hand, in order; the last may be unfinished."""
     walker = Walker(start, seat)
@@ -69,7 +72,7 @@ class Walker:
     """`walk`, kept going: ``advance(actions)`` takes a game's whole action list each time and
     replays only the actions it has not seen yet (a page calls it after every move)."""
 
-    def __init__(self, start, seat: int):
+    def __init__(self, start: State, seat: int) -> None:
         self.start, self.seat, self.state, self.done = start, seat, start, 0
         self.hands: list[HandSeen] = []
         if start.phase == "discard":
@@ -79,7 +82,7 @@ class Walker:
     def over(self) -> bool:
         return self.state.phase == "over"
 
-    def advance(self, actions, hand_seeds=()) -> list[HandSeen]:
+    def advance(self, actions: Iterable[Action | str], hand_seeds: Sequence[int] = ()) -> list[HandSeen]:
         """Replay the actions not seen yet. ``hand_seeds``: the game's hand seeds so far (a fair
         table learns each just before its deal: `game.engine.with_hand_seed`)."""
         if len(hand_seeds) > len(self.state.hand_seeds):
@@ -89,7 +92,7 @@ class Walker:
             self.done += 1
         return self.hands
 
-    def _step(self, action) -> None:
+    def _step(self, action: Action) -> None:
         seat, hands = self.seat, self.hands
         if action.seat == seat and hands:
             if action.kind == "discard":
@@ -103,11 +106,17 @@ class Walker:
             if event.kind == "starter" and hands:
                 hands[-1].starter = event.cards[0]
             elif event.kind == "show" and event.seat == seat and hands:
-                hands[-1].hand_shown = event.breakdown.total
+                hands[-1].hand_shown = _shown(event)
             elif event.kind == "crib" and hands:
-                hands[-1].crib_shown = event.breakdown.total
+                hands[-1].crib_shown = _shown(event)
             elif event.kind == "deal" and self.state.phase == "discard":
                 hands.append(HandSeen(seat, view(self.state, seat)))
+
+
+def _shown(event: Event) -> int:
+    """The points a show or crib event counted."""
+    assert event.breakdown is not None   # a show always has its count
+    return event.breakdown.total
 
 
 class SeatWalker:
@@ -129,7 +138,7 @@ class SeatWalker:
     (True, True)
     """
 
-    def __init__(self, seat: int):
+    def __init__(self, seat: int) -> None:
         self.seat = seat
         self.hands: list[HandSeen] = []
         self.last: View | None = None        # the latest view seen
@@ -141,7 +150,7 @@ class SeatWalker:
         self.hands, self.last, self.deciding, self.over = [], None, None, False
         self.games += 1
 
-    def see(self, seen: View, events) -> None:
+    def see(self, seen: View, events: Iterable[Event]) -> None:
         """Take the next view and the events that led to it."""
         last = self.last
         if last is not None and (seen.game_no, seen.hand_no, seen.state_id) < \
@@ -150,9 +159,8 @@ class SeatWalker:
             last = None
         # The events lead from the last view to this one: they belong to the last view's hand,
         # up to a deal. After a gap (views missed) they are not the whole story: unused.
-        follows = last is not None and seen.state_id == last.state_id + 1
-        hand = self.hands[-1] if follows and self.hands and \
-            self.hands[-1].key == (last.game_no, last.hand_no) else None
+        hand = self.hands[-1] if last is not None and seen.state_id == last.state_id + 1 and \
+            self.hands and self.hands[-1].key == (last.game_no, last.hand_no) else None
         for event in events:
             if hand is None:
                 break
@@ -162,9 +170,9 @@ class SeatWalker:
             elif event.kind == "starter":
                 hand.starter = event.cards[0]
             elif event.kind == "show" and event.seat == self.seat:
-                hand.hand_shown = event.breakdown.total
+                hand.hand_shown = _shown(event)
             elif event.kind == "crib":
-                hand.crib_shown = event.breakdown.total
+                hand.crib_shown = _shown(event)
             elif event.kind == "deal":
                 hand = None
         self._take(seen)
@@ -203,14 +211,15 @@ class HandReview:
         return sum(play.lost for play in self.plays if play.mistake)
 
 
-def review_hand(hand: HandSeen, number: int = 1, pegging: bool = True, known=None) -> HandReview:
+def review_hand(hand: HandSeen, number: int = 1, pegging: bool = True,
+                known: Mapping[int, PlayReview] | None = None) -> HandReview:
     """The review of one hand. ``known`` maps a view's state id to a `PlayReview` already
     computed (the page reviews each play while the bots think), so nothing is searched twice."""
     discard = None
     if hand.discard is not None:
         discard = review_discard(hand.discard_view, hand.discard, hand.starter,
                                  hand.hand_shown, hand.crib_shown)
-    plays = ()
+    plays: tuple[PlayReview, ...] = ()
     if pegging:
         known = known or {}
         plays = tuple(known.get(seen.state_id) or review_play(seen, action)
@@ -243,13 +252,14 @@ class GameReview:
         return sum(play.mistake for review in self.reviews for play in review.plays)
 
 
-def review_game(hands, pegging: bool = True, known=None) -> GameReview:
+def review_game(hands: Iterable[HandSeen], pegging: bool = True,
+                known: Mapping[int, PlayReview] | None = None) -> GameReview:
     """The review of every hand in ``hands`` (from `walk`) that got as far as a discard."""
     return GameReview(tuple(review_hand(hand, number, pegging, known)
                             for number, hand in enumerate(hands, start=1) if hand.discard))
 
 
-def think_hand(hand: HandSeen, number: int = 1):
+def think_hand(hand: HandSeen, number: int = 1) -> Thinking[HandReview]:
     """`review_hand` (with its pegging) as a generator that yields between searched samples, so
     a page can review a game in slices (an imported record's, `web.profile.records`)."""
     discard = None

@@ -31,10 +31,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..bots import pegging
+from ..bots import Thinking, pegging
 from ..bots import run
 from ..cards import Card
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..view import View
 
 MIN_LOST = 0.5      # points: a smaller gap is within the estimate's noise
 CAP = 10.0          # points: what a play that changes who wins counts for in the totals
@@ -74,12 +79,12 @@ class PlayReview:
         return self.lost >= MIN_LOST
 
 
-def has_choice(view) -> bool:
+def has_choice(view: View) -> bool:
     """Whether the seat has more than one rank to choose from (suits never matter in play)."""
     return view.phase == "play" and len({action.card.rank for action in view.legal}) > 1
 
 
-def think_play(view, action, budget: int = BUDGET):
+def think_play(view: View, action: Action, budget: int = BUDGET) -> Thinking[PlayReview]:
     """`review_play` as a generator that yields between searched samples (a page runs it in
     slices); returns the `PlayReview`."""
     if action not in view.legal:
@@ -93,7 +98,7 @@ def _outcome(value: float) -> int:
     return 1 if value >= pegging.WIN / 2 else -1 if value <= -pegging.WIN / 2 else 0
 
 
-def think_values(view, budget: int = BUDGET):
+def think_values(view: View, budget: int = BUDGET) -> Thinking[tuple[tuple[int, float], ...]]:
     """The estimate of every playable rank, best first (ties: the lower rank), as a generator
     (see `think_play`); what a hint shows during the play."""
     if not has_choice(view):
@@ -103,6 +108,6 @@ def think_values(view, budget: int = BUDGET):
     return tuple(sorted(values.items(), key=lambda item: (-item[1], item[0])))
 
 
-def review_play(view, action, budget: int = BUDGET) -> PlayReview:
+def review_play(view: View, action: Action, budget: int = BUDGET) -> PlayReview:
     """The review of ``action``, a card ``view``'s seat laid with a choice of ranks."""
     return run(think_play(view, action, budget))

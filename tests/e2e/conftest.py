@@ -47,6 +47,14 @@ def source_site(site, site_root, tmp_path_factory):
         yield url
 
 
+@pytest.fixture
+def roomy_site():
+    """A server whose relay lets eight members of one room come from one address (all of
+    the tests' browsers and sockets are on 127.0.0.1)."""
+    with serve.spawn(args=("--max-members-per-address", "8")) as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for the session."""

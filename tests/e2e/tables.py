@@ -83,7 +83,7 @@ def late_pile(players: int) -> str:
     cards onto 4 or more (the seats' played cards take the most room then). The first seed from
     1 that has one."""
     for seed in range(1, 200):
-        ctl = Controller(seed_source=lambda: seed)
+        ctl = Controller(seed_source=lambda seed=seed: seed)
         ctl.command("start", {"name": "You", "players": str(players), "level": "medium", "target": "121"})
         for _ in range(400):
             step(ctl)

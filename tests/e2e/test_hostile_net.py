@@ -27,7 +27,7 @@ from harness import spied, with_query, wait_ready
 from playwright.sync_api import expect
 from test_friends import chat, host_table, join, play
 from test_relay_path import NO_DIRECT_PATH, seated_through_the_relay
-from test_secure_tables import relay_url, room_of, roomy_site  # noqa: F401 (a fixture)
+from test_secure_tables import relay_url, room_of
 from websockets.sync.client import connect
 
 from web.friends.protocol import VERSION

@@ -21,7 +21,6 @@ from playwright.sync_api import expect
 from test_friends import host_session, host_table, join, play, two_at_the_table
 from websockets.sync.client import connect
 
-import serve
 from web.friends.host import HostTable
 
 pytestmark = pytest.mark.e2e
@@ -110,14 +109,6 @@ def test_a_chat_flood_from_one_guest_does_not_stall_the_table(people, site):
         lines = page.get_by_test_id("chat-lines").inner_text()
         assert lines.count("spam") <= 5 and "too fast" not in lines
     play([host, gus, ivy], moves=6)
-
-
-@pytest.fixture
-def roomy_site():
-    """A server whose relay lets eight members of one room come from one address (all of
-    these browsers and sockets are on 127.0.0.1)."""
-    with serve.spawn(args=("--max-members-per-address", "8")) as url:
-        yield url
 
 
 def test_a_want_offer_flood_leaves_the_host_bounded_and_the_table_playable(people, roomy_site):

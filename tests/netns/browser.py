@@ -33,7 +33,7 @@ class Remote:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
             start_new_session=True, cwd=ROOT)
 
-    def ready(self) -> "Remote":
+    def ready(self) -> Remote:
         """Wait until the driver's Chromium is up (start several, then wait for each)."""
         self._read(90)
         return self

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from . import nat, rig, services
 from .browser import Remote

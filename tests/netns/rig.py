@@ -132,7 +132,7 @@ class Internet:
             _ipv4_only(ns)
         run("ip", "link", "set", "lo", "up", ns=ns)
 
-    def build(self) -> "Internet":
+    def build(self) -> Internet:
         self._add(self.public)
         pub = self.public
         run("ip", "link", "add", "br0", "type", "bridge", ns=pub)

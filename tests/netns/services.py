@@ -8,9 +8,9 @@ from __future__ import annotations
 import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .rig import SERVER
 

@@ -41,7 +41,7 @@ def client() -> None:
         sock.sendto(b"where", (SERVER, port))
         try:
             found[key] = json.loads(sock.recv(1500))
-        except socket.timeout:
+        except TimeoutError:
             found[key] = None
     sock.sendto(b"poke", (SERVER, A))
     found["poked"] = False
@@ -51,7 +51,7 @@ def client() -> None:
             if data == b"stranger":
                 found["poked"] = True
                 break
-    except socket.timeout:
+    except TimeoutError:
         pass
     print(json.dumps(found), flush=True)
 
@@ -71,7 +71,7 @@ def punch(peer: str, seconds: str) -> None:
             _, seen = sock.recvfrom(1500)
             if list(seen) not in got:
                 got.append(list(seen))
-        except (socket.timeout, OSError):
+        except (TimeoutError, OSError):
             pass
     print(json.dumps({"got": got}), flush=True)
 

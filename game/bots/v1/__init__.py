@@ -14,10 +14,17 @@ True
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING
+
 from . import board, discard, pegging
 
+if TYPE_CHECKING:
+    from ...actions import Action
+    from ...view import View
 
-def hard_v1(view, rng):
+
+def hard_v1(view: View, rng: random.Random) -> Action:
     """The hard bot's choice before issue 15."""
     if view.phase == "discard":
         rows = discard.expected_values(view, with_crib=True)

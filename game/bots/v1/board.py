@@ -22,6 +22,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import erf, sqrt
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...actions import Action
+    from ...view import View
+    from ..discard import Row
 
 # Points per hand for a side (pegging + hand + crib when dealing), mean and standard
 # deviation, measured with the arena in hard self-play; four players are partnerships.
@@ -73,7 +79,7 @@ def win_probability(need: int, their_need: int, dealing: bool, players: int = 2)
     return min(1.0, max(0.0, win))
 
 
-def near_end(view) -> bool:
+def near_end(view: View) -> bool:
     """Whether a side is close enough to the target for the board to change the discard."""
     if view.config.players == 3:
         return False  # three rivals: the points rule stays (the search still races to 121)
@@ -82,7 +88,7 @@ def near_end(view) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _distribution(mean: float, sd: float, top: int = 40):
+def _distribution(mean: float, sd: float, top: int = 40) -> list[tuple[int, float]]:
     """A whole-point distribution (value, probability) approximating a normal."""
     weights = [_at_least(mean, sd, x) - _at_least(mean, sd, x + 1) for x in range(top)]
     weights[0] += 1.0 - _at_least(mean, sd, 0)
@@ -90,7 +96,7 @@ def _distribution(mean: float, sd: float, top: int = 40):
     return [(x, w / total) for x, w in enumerate(weights) if w > 1e-4]
 
 
-def choose_discard(view, rows):
+def choose_discard(view: View, rows: list[Row]) -> Action:
     """The discard with the best chance of winning; ``rows`` as from
     `discard.expected_values` (per-starter hand and crib values)."""
     players, target = view.config.players, view.config.target
@@ -100,7 +106,7 @@ def choose_discard(view, rows):
     dealer = view.my_crib
     my_peg = PEGGING[big]["dealer" if dealer else "pone"]
     their_peg = PEGGING[big]["pone" if dealer else "dealer"]
-    cache = {}
+    cache: dict[tuple[int, int], float] = {}
 
     def after_show(mine: int, their_crib: int) -> float:
         """P(win) with ``mine`` points shown by us this hand, the other side showing its hand
@@ -126,7 +132,8 @@ def choose_discard(view, rows):
         cache[key] = total
         return total
 
-    best, best_value = None, -1.0
+    best: Action | None = None
+    best_value = -1.0
     for action, _kept, _mean, hands, cribs in rows:
         if dealer:
             chance = sum(after_show(round(h + c), 0) for h, c in zip(hands, cribs))
@@ -136,4 +143,5 @@ def choose_discard(view, rows):
         chance /= len(hands)
         if chance > best_value + 1e-9:  # rows come best-for-points first: ties keep that
             best, best_value = action, chance
+    assert best is not None   # a row for every legal discard: there is one at least
     return best

@@ -17,12 +17,21 @@ they value a kept hand:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from ...scoring import score_hand
 from .. import crib_table
 from .common import hand_points
 
+if TYPE_CHECKING:
+    from ...actions import Action
+    from ...cards import Card
+    from ...view import View
+    from ..discard import Row
 
-def options(view):
+
+def options(view: View) -> list[tuple[Action, tuple[Card, ...], tuple[Card, ...]]]:
     """``(action, kept, thrown)`` for every legal discard of ``view``."""
     result = []
     for action in view.legal:
@@ -32,17 +41,17 @@ def options(view):
     return result
 
 
-def beginner_value(kept) -> int:
+def beginner_value(kept: Sequence[Card]) -> int:
     """What the kept cards are worth at a glance."""
     return hand_points(kept)
 
 
-def hand_values(kept, pool) -> list[int]:
+def hand_values(kept: Sequence[Card], pool: Iterable[Card]) -> list[int]:
     """The show value of ``kept`` with each starter in ``pool``."""
     return [score_hand(kept, starter).total for starter in pool]
 
 
-def crib_sign(view) -> float:
+def crib_sign(view: View) -> float:
     """How a crib point counts for this seat: +1 for its own side's crib, -1 for the other
     side's (-1/2 in three players, where the crib goes to one of two rivals)."""
     if view.my_crib:
@@ -50,17 +59,18 @@ def crib_sign(view) -> float:
     return -0.5 if view.config.players == 3 else -1.0
 
 
-def crib_values(view, thrown, pool) -> list[float]:
+def crib_values(view: View, thrown: Sequence[Card], pool: Iterable[Card]) -> list[float]:
     """Expected crib points (for its owner) with each starter of ``pool``, given ``thrown``."""
     dealer = view.my_crib
     if len(thrown) == 2:
         table = crib_table.pair_row(thrown[0].rank, thrown[1].rank, dealer)
     else:
         table = crib_table.single_row(view.config.players, thrown[0].rank)
-    return [table[starter.rank] for starter in pool]
+    by_rank = table[1:]
+    return [by_rank[starter.rank - 1] for starter in pool]
 
 
-def expected_values(view, with_crib: bool = True):
+def expected_values(view: View, with_crib: bool = True) -> list[Row]:
     """``(action, kept, mean value, per-starter values, per-starter crib)`` for every discard,
     best first (the crib list is empty without ``with_crib``).
 
@@ -69,11 +79,11 @@ def expected_values(view, with_crib: bool = True):
     """
     pool = view.unseen()
     sign = crib_sign(view)
-    rows = []
+    rows: list[Row] = []
     for action, kept, thrown in options(view):
         hands = hand_values(kept, pool)
         crib = crib_values(view, thrown, pool) if with_crib else []
-        values = [h + sign * c for h, c in zip(hands, crib)] if with_crib else hands
+        values: Sequence[float] = [h + sign * c for h, c in zip(hands, crib)] if with_crib else hands
         rows.append((action, kept, sum(values) / len(values), hands, crib))
     rows.sort(key=lambda row: -row[2])
     return rows

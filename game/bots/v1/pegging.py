@@ -33,7 +33,16 @@ seed always give the same card.
 from __future__ import annotations
 
 from ...scoring import score_hand
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...cards import Card
 from .common import VALUE, HiddenSampler, peg_points, play_action
+
+if TYPE_CHECKING:
+    from ...actions import Action
+    from ...view import View
 
 WIN = 1000.0          # reaching the target, in points: far above anything the play can peg
 NODE_BUDGET = 2200    # work per decision; see `plan`
@@ -42,7 +51,8 @@ NEAR = 45             # points from the target at which the show order enters th
 DEPTH = {2: 4, 3: 5, 4: 4}  # look-ahead in cards, by players (to the end near the target)
 
 
-def _searcher(view, hands, shows):
+def _searcher(view: View, hands: list[list[int]], shows: list[tuple[int, int]] | None,
+              ) -> tuple[Callable[[int, int, int, tuple[int, ...], int, float, float, float], float], list[int]]:
     """One determinised play, every hand known: returns ``lay(seat, i, count, pile, depth)``,
     the value for our side of ``seat`` playing ``hands[seat][i]``, and a node counter.
 
@@ -60,7 +70,8 @@ def _searcher(view, hands, shows):
     seats_after = [[(last + k) % n for k in range(1, n + 1)] for last in range(n)]
     nodes = [0]
 
-    def node(seat, count, pile, depth, alpha, beta, acc):
+    def node(seat: int, count: int, pile: tuple[int, ...], depth: int, alpha: float, beta: float,
+             acc: float) -> float:
         nodes[0] += 1
         hand = hands[seat]
         maximise = side[seat] == me
@@ -85,7 +96,8 @@ def _searcher(view, hands, shows):
                 break
         return best
 
-    def lay(seat, i, count, pile, depth, alpha, beta, acc):
+    def lay(seat: int, i: int, count: int, pile: tuple[int, ...], depth: int, alpha: float, beta: float,
+            acc: float) -> float:
         hand = hands[seat]
         rank = hand.pop(i)
         count += VALUE[rank]
@@ -104,7 +116,8 @@ def _searcher(view, hands, shows):
         hand.insert(i, rank)
         return value
 
-    def after(last, count, pile, depth, alpha, beta, acc):
+    def after(last: int, count: int, pile: tuple[int, ...], depth: int, alpha: float, beta: float,
+              acc: float) -> float:
         """After ``last`` laid a card: the next player, a go, or a reset."""
         if count < 31:
             room = 31 - count
@@ -124,7 +137,7 @@ def _searcher(view, hands, shows):
             return value
         return lead(last, depth, alpha, beta, acc)
 
-    def lead(last, depth, alpha, beta, acc):
+    def lead(last: int, depth: int, alpha: float, beta: float, acc: float) -> float:
         """The count is back to 0: the next seat with cards leads, or the play is over."""
         for seat in seats_after[last]:
             if hands[seat]:
@@ -143,27 +156,29 @@ def _searcher(view, hands, shows):
     return lay, nodes
 
 
-def _shows(view, hidden, left):
+def _shows(view: View, hidden: dict[int, list[Card]], left: list[Card]) -> list[tuple[int, int]]:
     """``[(side, points)]`` in counting order (hands from the pone round to the dealer, then
     the crib) for one sample: the hidden hands and crib cards as dealt in the sample."""
     config = view.config
     kept = {view.seat: view.kept}
-    played = {}
+    played: dict[int, list[Card]] = {}
     for step in view.play:
         if step.kind == "play":
+            assert step.seat is not None and step.card is not None   # a play step has both
             played.setdefault(step.seat, []).append(step.card)
     for seat in range(config.players):
         if seat != view.seat:
             kept[seat] = tuple(played.get(seat, ())) + tuple(hidden.get(seat, ()))
     crib = list(view.discarded) + left[:4 - len(view.discarded)]
     n, dealer, starter = config.players, view.dealer, view.starter
+    assert starter is not None   # the play: the starter is cut
     order = [(dealer + k) % n for k in range(1, n + 1)]
     shows = [(config.side_of(seat), score_hand(kept[seat], starter).total) for seat in order]
     shows.append((config.side_of(dealer), score_hand(crib, starter, crib=True).total))
     return shows
 
 
-def plan(view, near: bool) -> int:
+def plan(view: View, near: bool) -> int:
     """The depth of the look-ahead, in cards.
 
     Searching every sample to the end of the play assumes each rival knows our cards, and
@@ -177,13 +192,14 @@ def plan(view, near: bool) -> int:
     return min(cards, DEPTH[view.config.players])
 
 
-def evaluate(view, rng, budget: int = NODE_BUDGET):
+def evaluate(view: View, rng: random.Random, budget: int = NODE_BUDGET) -> dict[int, float]:
     """``{rank: average value}`` of each playable rank, from sampled hidden hands."""
     ranks = sorted({action.card.rank for action in view.legal})
     near = max(view.scores) >= view.config.target - NEAR
     depth = plan(view, near)
     totals = dict.fromkeys(ranks, 0.0)
-    used, samples, cache = 0, 0, {}
+    used, samples = 0, 0
+    cache: dict[tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...] | None], dict[int, float]] = {}
     count, pile = view.count, tuple(card.rank for card in view.pile)
     sampler = HiddenSampler(view)
     while samples < MAX_SAMPLES and (samples < MIN_SAMPLES or used < budget):
@@ -193,7 +209,7 @@ def evaluate(view, rng, budget: int = NODE_BUDGET):
                None if shows is None else tuple(shows))
         values = cache.get(key)
         if values is None:
-            hands = [[] for _ in range(view.config.players)]
+            hands: list[list[int]] = [[] for _ in range(view.config.players)]
             hands[view.seat] = sorted(card.rank for card in view.hand)
             for seat, cards in hidden.items():
                 hands[seat] = sorted(card.rank for card in cards)
@@ -213,7 +229,7 @@ def evaluate(view, rng, budget: int = NODE_BUDGET):
     return {rank: totals[rank] / samples for rank in ranks}
 
 
-def choose_play(view, rng, budget: int = NODE_BUDGET):
+def choose_play(view: View, rng: random.Random, budget: int = NODE_BUDGET) -> Action:
     """The hard bot's card: the best average over the samples (ties: the lower rank)."""
     if len({action.card.rank for action in view.legal}) == 1:
         return view.legal[0]
