@@ -1,64 +1,54 @@
-"""Browser glue for the table: mount the app, route input to the controller, pace the bots,
-save the game and the profile. Tables with friends are `web.friends.glue`' part of the app. One of
-the few modules allowed to touch the browser FFI.
+"""The page: mount the app, paint it, and hand the rest to its parts. One of the few modules
+allowed to touch the browser FFI.
 
-All behaviour lives in `web.controller` / `web.friends.host_controller` / `web.friends.guest` and all markup
-in `web.render`; this module only moves events and messages in and HTML and messages out.
+`App` holds the current table's controller (`web.seat.SeatTable`: the bot table, a friends
+table's host or a guest), the profile's screens and the parts that do each job:
+`web.input.Input` (every click, form and key, routed), `web.scheduler.Scheduler` (the bots,
+the coach and the show's beat, while the player watches), `web.storage.Keeper` (the profile and
+the table in progress, kept), and `web.friends.glue.Friends` (hosting, joining and leaving a
+table with friends, and its network). All behaviour lives in the controllers and all markup in
+`web.render`; this module only moves HTML out and repaints.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from html import escape
 
 import js
 from pyodide.ffi import create_proxy
 
-from game.errors import ParseError
-
+from . import storage
 from .clock import new_seed, now_iso
 from .controller import Controller
 from .early import hand_over, read_shell
-from .friends.glue import GUEST_CONTROLLER, HOST_CONTROLLER, HOST_KEY, FriendsGlue
-from .lazy import is_a
-from .profile.model import Profile
+from .friends.glue import Friends
+from .input import Input
+from .net.identity import fragment_params
 from .profile.screens import ProfileScreens
 from .render import render
-from .session import Session
-from .slices import THINK_SLICE, Slices
-from .net.identity import fragment_params
+from .scheduler import BOT_DELAY, Scheduler
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
 
-SAVE_KEY = "cribbage.table.v1"
-PREFS_KEY = "cribbage.prefs.v1"     # version 1 of the profile: read once, then migrated
-PROFILE_KEY = "cribbage.profile.v2"
-BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
-AUTO_CONTINUE_AFTER = 3.0
-# How long the play's end stays on the table before the show (web.table.screen): the last
-# card lands, its points are pegged and said. Instant play opens the show in the next task.
-PLAY_END_BEAT = {"slow": 2.2, "normal": 1.6, "fast": 1.0, "instant": 0.0}
-FRAME_PAUSE = 0.05   # seconds: long enough for the browser to draw a frame in between
-FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
-
-class App(FriendsGlue):
-    """The mounted table: one controller, one root element, the listeners we own."""
+class App:
+    """The mounted table: one controller, one root element, the listeners we own, and the parts
+    that do each job (see the module's docstring)."""
 
     def __init__(self, root):
         self.root = root
         self.document = js.document
-        self.notice = ""
-        self.profile = ProfileScreens(self._load_profile(), clock=now_iso)
-        self.speed_override = self._speed_from_url()
-        self.ctl = Controller(seed_source=new_seed, prefs=self.table_prefs())
-        self._recorded = None       # (session, state id) last offered to the profile
+        profile, self.notice = storage.load_profile()
+        self.profile = ProfileScreens(profile, clock=now_iso)
+        self.friends = Friends(self)
+        self.keeper = storage.Keeper(self.profile, self.friends.save_seat)
+        self.scheduler = Scheduler(self)
+        self.input = Input(self)
+        self.speed_override = speed_from_url()
+        self.ctl = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
         self._score_total = 0       # for the peg sound
         self._audio = None
-        self.net = None
         self._proxies = []
-        self._bots_running = False
         self._morph = None
         self._linker = None
         self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
@@ -69,47 +59,53 @@ class App(FriendsGlue):
     def mount(self) -> None:
         if not self.document.querySelector(".card-sprite"):   # the cards' shared shapes, once
             self.document.body.insertAdjacentHTML("afterbegin", card_sprite())
-        self._listen(self.root, "click", self.on_click)
-        self._listen(self.root, "submit", self.on_submit)
-        self._listen(self.document, "keydown", self.on_key)
-        self._listen(self.root, "change", self.on_change)
-        self._listen(self.root, "toggle", self.on_toggle, capture=True)   # (toggle does not bubble)
-        self._listen(js.window, "hashchange", self.on_hashchange)
-        room = js.URLSearchParams.new(js.window.location.search).get("table")
+        handle = self.input
+        self._listen(self.root, "click", handle.on_click)
+        self._listen(self.root, "submit", handle.on_submit)
+        self._listen(self.document, "keydown", handle.on_key)
+        self._listen(self.root, "change", handle.on_change)
+        self._listen(self.root, "toggle", handle.on_toggle, capture=True)   # (toggle does not bubble)
+        self._listen(js.window, "hashchange", handle.on_hashchange)
         shared = str(js.window.location.hash or "")
         if shared.startswith("#record="):
             self.profile.command("open-record", shared.removeprefix("#record="))
             if self.profile.screen != "replay":     # refused: the start screen says why
                 self.notice, self.profile.message = f"That game link was not opened: {self.profile.message}", ""
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search)
-            self.save_profile()
-        if room:
-            self.open_link(str(room), self._table_fragment())
-        else:
-            self._resume_saved()
+            self.keeper.save_profile()
+        if not self.follow_link(changed=False):
+            self.resume_saved()
         self.paint()
-        self.kick_bots()
+        self.scheduler.kick()
 
-    def _table_fragment(self) -> dict:
-        """The table link's fragment; an invite by code is used once, so it leaves the address
-        (a reload must not answer the same offer again) and only the host's pin stays."""
+    def follow_link(self, changed: bool) -> bool:
+        """Open the table the address names (``?table=ROOM#h=PIN``), if it names one: at the
+        start, or when a new invite link pasted into this tab changed only its fragment (an
+        invite by code, or another host's pin for the same table). Whether it named one."""
+        room = js.URLSearchParams.new(js.window.location.search).get("table")
+        if not room:
+            return False
         fragment = fragment_params(str(js.window.location.hash or ""))
-        if "offer" in fragment:
+        if changed:
+            pin = self.ctl.pin if self.ctl.multiplayer and not self.ctl.hosting else None
+            if self.ctl.hosting or ("offer" not in fragment and fragment.get("h") == pin):
+                return True
+        if "offer" in fragment:     # an invite by code is used once: only the host's pin stays in the address
             pin = "#" + "&".join(f"{name}={fragment[name]}" for name in ("h", "k") if name in fragment)
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search + pin)
-        return fragment
-
-    def on_hashchange(self, _event) -> None:
-        """A new invite link pasted into this tab changes only the fragment (an invite by code,
-        or another host's pin for the same table): follow it."""
-        room = js.URLSearchParams.new(js.window.location.search).get("table")
-        fragment = fragment_params(str(js.window.location.hash or ""))
-        if not room or is_a(self.ctl, HOST_CONTROLLER):
-            return
-        pin = self.ctl.pin if is_a(self.ctl, GUEST_CONTROLLER) else None
-        if "offer" in fragment or fragment.get("h") != pin:
-            self.open_link(str(room), self._table_fragment())
+        self.friends.open_link(str(room), fragment)
+        if changed:
             self.paint()
+        return True
+
+    def resume_saved(self) -> None:
+        session, notice = storage.load_game()
+        self.notice = notice or self.notice
+        if session is None:
+            return
+        self.ctl.resume(session)
+        if session.state.phase == "over":
+            self.ctl.screen = "start"
 
     def unmount(self) -> None:
         for target, name, proxy, capture in self._proxies:
@@ -122,109 +118,19 @@ class App(FriendsGlue):
         target.addEventListener(name, proxy, capture)
         self._proxies.append((target, name, proxy, capture))
 
-    # -- input --
-
-    def on_click(self, event) -> None:
-        target = event.target.closest("[data-action]")
-        if not target or target.tagName == "FORM" or target.disabled:   # JS null is falsy
-            return
-        # A missing attribute is JS null (falsy); a missing dataset key would raise instead.
-        action, arg = target.getAttribute("data-action"), target.getAttribute("data-arg") or None
-        self.notice = ""
-        if action == "export-profile":
-            self.download("cribbage-profile.json", self.profile.export())
-            return
-        if action in self.LINK:
-            self.LINK[action](self)
-            return
-        if self.profile.command(action, arg):
-            if action == "share-record" and self.profile.clipboard:
-                asyncio.ensure_future(self.copy_text(self.share_link(self.profile.clipboard)))
-            self.after_input()
-            return
-        if action in self.COPY:
-            asyncio.ensure_future(self.copy_field(*self.COPY[action]))
-            return
-        if action == "code-invite":
-            asyncio.ensure_future(self.make_code_invite())
-            return
-        if action == "leave":
-            self.leave_table()
-            return
-        self.ctl.command(action, arg)
-        self.after_input()
-
-    def on_submit(self, event) -> None:
-        event.preventDefault()
-        form = event.target
-        data = dict(js.Object.fromEntries(js.FormData.new(form, event.submitter)).to_py())
-        action = form.getAttribute("data-action") or "start"
-        if action == "save-settings":    # Enter in the nickname field
-            self.profile.command("nickname", data.get("nickname", ""))
-            self.ctl.prefs.update(self.table_prefs())
-            self.after_input()
-            return
-        if action == "start" and data.get("mode") == "friends":
-            self.create_table(data)
-            return
-        if action == "code-answer":
-            asyncio.ensure_future(self.accept_answer(str(data.get("code", ""))))
-            return
-        self.ctl.command(action, data)
-        if action == "chat":
-            form.reset()
-        self.after_input()
-
-    def on_key(self, event) -> None:
-        if event.key == "Enter" and event.target.getAttribute("data-testid") == "link-code-input":
-            event.preventDefault()          # Enter in the link code field: link (not the form)
-            self.link_enter()
-            return
-        if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or event.ctrlKey or event.metaKey:
-            return
-        if event.key == "Enter" and event.target.tagName == "BUTTON":
-            return   # the button's own click handles it
-        if event.key.isdigit() or event.key in ("Enter", "h", "H"):
-            self.ctl.command("key", event.key)
-            self.after_input()
-
-    def on_toggle(self, event) -> None:
-        """The hand history is drawn only while open (web.table.render.log_panel): opened, it
-        needs its lines now; closed, the page lets them go."""
-        if event.target.getAttribute("data-testid") == "log":
-            self.paint()
-
-    def on_change(self, event) -> None:
-        """Settings apply the moment they change; a chosen profile file is read and merged."""
-        target = event.target
-        pref = target.getAttribute("data-pref")
-        if pref:
-            self.profile.command("pref", (pref, str(target.value)))
-        elif target.getAttribute("data-testid") == "nickname":
-            self.profile.command("nickname", str(target.value))
-        elif target.getAttribute("data-action") == "import-profile" and target.files.length:
-            asyncio.ensure_future(self.import_file(target.files.item(0)))
-            target.value = ""     # the field is kept across repaints: the same file may come again
-            return
-        else:
-            return
-        self.ctl.prefs.update(self.table_prefs())
-        self.after_input()
-
-    async def import_file(self, file) -> None:
-        if file.size > 4_000_000:
-            self.profile.message = "That file is too big to be a cribbage profile."
-        else:
-            self.profile.command("import-profile", str(await file.text()))
-            self.ctl.prefs.update(self.table_prefs())
-        self.after_input()
+    # -- after input, and after each thing the scheduler does --
 
     def after_input(self) -> None:
-        self.flush()      # the network first: the other players see the move sooner
-        self.record_finished_game()
+        self.moved()
+        self.scheduler.kick()
+
+    def moved(self) -> None:
+        """The table may have changed: the network first (the other players see the move
+        sooner), then the profile's record of a finished game, the screen, and the save."""
+        self.friends.flush()
+        self.keeper.record_finished(self.ctl)
         self.paint()
-        self.save()
-        self.kick_bots()
+        self.keeper.save(self.ctl)
 
     # -- output --
 
@@ -283,40 +189,11 @@ class App(FriendsGlue):
             return ""
         return f'<p class="notice" role="alert">{escape(self.notice)}</p>'
 
-    # -- the bots' pace --
+    def faces_missing(self) -> bool:
+        return self._morph is not None and self._morph.faces_missing()
 
-    # -- the profile --
-
-    @property
-    def linker(self):
-        """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
-        if self._linker is None:
-            from .profile.device_link import Linker
-            from .net.transport import GuestNet, HostNet
-            self._linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=self._later)
-        return self._linker
-
-    def link_enter(self) -> None:
-        field = self.root.querySelector('[data-testid="link-code-input"]')
-        self.linker.enter(str(field.value) if field else "")
-
-    # Settings, "Link a device": the buttons' commands (web.profile.device_link runs the link).
-    LINK = {"link-show": lambda app: app.linker.show(), "link-enter": link_enter,
-            "link-cancel": lambda app: app.linker.cancel()}
-
-    def _linked(self) -> None:
-        """The link's state changed (or a merge happened): save, and show it."""
-        self.ctl.prefs.update(self.table_prefs())
-        self.save_profile()
-        self.paint()
-
-    @staticmethod
-    def _later(seconds: float, fn) -> None:
-        asyncio.get_event_loop().call_later(seconds, fn)
-
-    def table_prefs(self) -> dict:
-        """The profile's preferences as the table's controller reads them."""
-        return {**self.profile.profile.prefs, "name": self.profile.profile.nickname}
+    def add_faces_ahead(self) -> None:
+        self._morph.add_faces_ahead()
 
     @property
     def speed(self) -> str:
@@ -331,34 +208,6 @@ class App(FriendsGlue):
             self._applied_prefs = wanted
             data = self.document.documentElement.dataset
             data.theme, data.cardSize, data.fourColour = wanted
-
-    def sync_table_prefs(self) -> None:
-        """What the start form changed (name, level, players, length) is the profile's too."""
-        prefs, profile = self.ctl.prefs, self.profile.profile
-        wanted = {key: prefs[key] for key in ("level", "players", "target", "auto_continue")
-                  if key in prefs}
-        if prefs.get("name", profile.nickname) != profile.nickname or \
-                any(profile.prefs[key] != value for key, value in wanted.items()):
-            self.profile._change(profile.with_prefs(now_iso(), nickname=prefs.get("name"), **wanted))
-
-    def record_finished_game(self) -> None:
-        """Keep each finished game (ours, hosted, or one we joined) in the profile, once."""
-        if is_a(self.ctl, GUEST_CONTROLLER):
-            record = self.ctl.finished
-            if record is not None and record.id != self._recorded:
-                self._recorded = record.id
-                self.profile.keep(record)
-            return
-        session = getattr(self.ctl, "session", None)
-        if session is None or session.state.phase != "over":
-            return
-        if self.ctl.coach_waiting():
-            return   # the coach's last reviews first, in the idle loop's slices (not in this move)
-        key = (id(session), session.state.state_id, session.state.seed)
-        if key != self._recorded:
-            self._recorded = key
-            fair = self.ctl.table.fair_transcript() if is_a(self.ctl, HOST_CONTROLLER) else None
-            self.profile.game_finished(session, seat=0, coach=self.ctl.finished_review(), fair=fair)
 
     def peg_sound(self) -> None:
         """A short click when points are pegged, if the player turned sound on."""
@@ -400,113 +249,31 @@ class App(FriendsGlue):
             self.profile.message = f"Copy this link: {text}"
             self.paint()
 
-    def save_profile(self) -> None:
-        if self.profile.changed:
-            js.window.localStorage.setItem(PROFILE_KEY, self.profile.profile.to_json())
-            self.profile.changed = False
+    # -- linking a device --
 
-    def _load_profile(self) -> Profile:
-        storage = js.window.localStorage
-        text = storage.getItem(PROFILE_KEY) or storage.getItem(PREFS_KEY)
-        if not text:
-            return Profile.new(now=now_iso())
-        try:
-            return Profile.from_json(str(text))
-        except ParseError as damaged:
-            self.notice = f"Your saved profile could not be read ({damaged}); starting a new one."
-            return Profile.new(now=now_iso())
+    @property
+    def linker(self):
+        """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
+        if self._linker is None:
+            import asyncio
 
-    def kick_bots(self) -> None:
-        if not self._bots_running:
-            asyncio.ensure_future(self._run_bots())
+            from .net.transport import GuestNet, HostNet
+            from .profile.device_link import Linker
+            later = asyncio.get_event_loop().call_later
+            self._linker = Linker(self.profile, HostNet, GuestNet, repaint=self._linked, later=later)
+        return self._linker
 
-    async def _think(self, steps=None) -> None:
-        """One bot move (or the coach's review of one play), its thinking cut into slices of at
-        most `THINK_SLICE` seconds with the page free in between (input, paint, the network):
-        `web.slices`."""
-        steps = self.ctl.bot_thinking() if steps is None else steps
-        slices = Slices(THINK_SLICE)
-        slices.start(time.perf_counter())
-        for _ in steps:
-            if slices.step_done(time.perf_counter()):
-                await asyncio.sleep(0)
-                slices.start(time.perf_counter())
+    def _linked(self) -> None:
+        """The link's state changed (or a merge happened): save, and show it."""
+        self.ctl.prefs.update(self.keeper.table_prefs())
+        self.keeper.save_profile()
+        self.paint()
 
-    async def _run_bots(self) -> None:
-        self._bots_running = True
-        try:
-            while True:
-                seen = self.ctl.seat_screen
-                ended = seen.play_end
-                if ended is not None:
-                    await asyncio.sleep(PLAY_END_BEAT[self.speed])
-                    if seen.play_end is ended:
-                        seen.open_show()
-                        self.after_input()
-                        # The coach draws the counted hand's review next: after the show's frame,
-                        # or its repaint would make the browser lay the show out at once.
-                        await asyncio.sleep(FRAME_PAUSE)
-                    continue
-                if self.ctl.bot_waiting():
-                    await asyncio.sleep(BOT_DELAY[self.speed])
-                    if not self.ctl.bot_waiting():
-                        continue
-                    await self._think()
-                elif self.ctl.coach_waiting():
-                    await self._think(self.ctl.coach_thinking())
-                elif seen.show and self.ctl.prefs.get("auto_continue"):
-                    shown = seen.show
-                    await asyncio.sleep(AUTO_CONTINUE_AFTER if self.speed != "instant" else 0)
-                    if seen.show is not shown:
-                        continue
-                    self.ctl.command("continue")
-                elif self.profile.review_due():     # an imported game's figures, a hand at a time
-                    await self._think(self.profile.reviewing())
-                elif self._morph is not None and self._morph.faces_missing():
-                    self._morph.add_faces_ahead()    # (nothing on the screen changes)
-                    await asyncio.sleep(FACES_AHEAD_PAUSE)
-                    continue
-                else:
-                    return
-                self.flush()
-                self.record_finished_game()
-                self.paint()
-                self.save()
-        finally:
-            self._bots_running = False
 
-    # -- storage --
-
-    def save(self) -> None:
-        self.sync_table_prefs()
-        self.save_profile()
-        storage = js.window.localStorage
-        if is_a(self.ctl, GUEST_CONTROLLER):
-            self.save_guest()
-            return
-        if is_a(self.ctl, HOST_CONTROLLER):
-            storage.setItem(HOST_KEY, self.ctl.table.to_json())
-        elif self.ctl.session is not None:
-            storage.setItem(SAVE_KEY, self.ctl.session.to_json())
-
-    def _resume_saved(self) -> None:
-        text = js.window.localStorage.getItem(SAVE_KEY)
-        if not text:
-            return
-        try:
-            session = Session.from_json(text)
-        except ParseError as damaged:
-            js.window.localStorage.removeItem(SAVE_KEY)
-            self.notice = f"Your saved game could not be restored: {damaged}"
-            return
-        self.ctl.resume(session)
-        if session.state.phase == "over":
-            self.ctl.screen = "start"
-
-    def _speed_from_url(self) -> str:
-        params = js.URLSearchParams.new(js.window.location.search)
-        speed = params.get("speed")
-        return speed if speed in BOT_DELAY else None
+def speed_from_url() -> str | None:
+    """The pace the address asks for (``?speed=instant``, as the tests play), else None."""
+    speed = js.URLSearchParams.new(js.window.location.search).get("speed")
+    return speed if speed in BOT_DELAY else None
 
 
 def start(root_id: str = "table") -> App:

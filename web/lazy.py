@@ -10,19 +10,11 @@ are cheap next to the CPU (bench/ready_path.py times each module's import).
 the table is ready. `LAZY` is checked in the browser: tests/e2e/test_play_bot.py fails if a bot game imports one of
 them; snapshot visits (web/snapshot.mjs) may hold them all, which costs nothing there.
 
-Code that only asks *whether* an object is one of a lazy module's classes must not import that
-module to find out; `is_a` looks in `sys.modules` instead:
-
->>> is_a(object(), "web.friends.host_controller:HostController")   # never imported: cannot be one
-False
->>> import fractions
->>> is_a(fractions.Fraction(1, 2), "fractions:Fraction")
-True
+Code that only asks *which* table it holds reads the controller's flags (``multiplayer``,
+``hosting``: `web.table.model.TableModel`), never the class, so it imports none of them.
 """
 
 from __future__ import annotations
-
-import sys
 
 LAZY = (
     "web.profile.device_link",
@@ -49,11 +41,3 @@ LAZY = (
 # moment after the table is ready; code that needs them sooner (a game resumed at start, a
 # click before then) imports them itself, as for LAZY.
 AFTER_READY = ("game.bots.levels", "game.coach", "web.coach.follow")
-
-
-def is_a(value, where: str) -> bool:
-    """isinstance(value, the class `where` names as "module:Class"), without importing the
-    module: no object can be an instance of a class whose module was never imported."""
-    module, _, name = where.partition(":")
-    loaded = sys.modules.get(module)
-    return loaded is not None and isinstance(value, getattr(loaded, name))

@@ -161,17 +161,7 @@ class SeatTable(CoachedSeat):
             raise ParseError("there is nothing to choose just now")
         self.hint = hint
         self.hint_asked(view)
-        if hint.kind == "only":
-            words = f"only the {hint.suits[0].name} can be played"
-        elif hint.kind == "discard":
-            best = hint.discard.best
-            words = (f"throw {' '.join(c.name for c in sorted(best.thrown))}, "
-                     f"{float(best.value):.1f} points expected")
-        else:
-            rank, value = hint.values[0]
-            card = next(c for c in hint.suits if c.rank == rank)
-            words = f"play the {card.name}, {value:+.1f} points by the estimate"
-        self.seat_screen.announcement = f"Hint: {words}"
+        self.seat_screen.announcement = f"Hint: {hint.words()}"
 
     def hint_asked(self, view: View) -> None:
         """Keep with the game that the player asked the coach (the bot table does)."""

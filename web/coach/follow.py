@@ -41,6 +41,20 @@ class Hint:
     values: tuple[tuple[int, float], ...] = ()
     suits: tuple = ()                          # the seat's playable cards, to name the rank's card
 
+    def best_card(self):
+        """A play hint's best card: the first playable card of its best rank."""
+        rank = self.values[0][0]
+        return next(card for card in self.suits if card.rank == rank)
+
+    def words(self) -> str:
+        """The hint in words, for the table's announcement (a screen reader says it)."""
+        if self.kind == "only":
+            return f"only the {self.suits[0].name} can be played"
+        if self.kind == "discard":
+            best = self.discard.best
+            return f"throw {' '.join(c.name for c in sorted(best.thrown))}, {float(best.value):.1f} points expected"
+        return f"play the {self.best_card().name}, {self.values[0][1]:+.1f} points by the estimate"
+
 
 def decision_of(view) -> tuple:
     """What a hint answers: a discard is the same choice until the seat has made it (the

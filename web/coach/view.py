@@ -55,8 +55,8 @@ def hint_html(hint) -> str:
                 f'{points(best.hand)}, crib {points(review.sign * best.crib, True)}).</p>'
                 f'{_discard_table(review, rows, "The three best discards")}')
     else:
-        best_rank, best_value = hint.values[0]
-        card = next(c for c in hint.suits if c.rank == best_rank)
+        best_value = hint.values[0][1]
+        card = hint.best_card()
         others = ", ".join(f"{rank_name(rank)} {points(value, True)}" for rank, value in hint.values[1:])
         body = (f'<p><b>Play {card_text(card)}</b>: {points(best_value, True)} points for you minus '
                 f'the others, to the end of the play (the hard bot’s estimate). '
@@ -76,9 +76,7 @@ def hint_line(hint) -> str:
         best = hint.discard.best
         text = f"Throw {cards_text(best.thrown)} · {points(best.value)} expected"
     else:
-        rank, value = hint.values[0]
-        card = next(c for c in hint.suits if c.rank == rank)
-        text = f"Play {card_text(card)} · {points(value, True)} by the estimate"
+        text = f"Play {card_text(hint.best_card())} · {points(hint.values[0][1], True)} by the estimate"
     return f'<p class="hint-line" data-testid="hint-line" aria-hidden="true">Hint: {text}</p>'
 
 

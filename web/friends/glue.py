@@ -1,10 +1,11 @@
-"""Browser glue for tables with friends: host a table or join one, invites by link (through
-the relay) or by code (without it), the connection's state in words, and leaving. One of the
-few modules allowed to touch the browser FFI; the network itself is `web.net.transport`'s.
+"""Tables with friends in the browser: host a table or join one, invites by link (through the
+relay) or by code (without it), the connection's state in words, and leaving. One of the few
+modules allowed to touch the browser FFI; the network itself is `web.net.transport`'s, and all
+the behaviour is `web.friends.host` / `web.friends.host_controller` / `web.friends.guest`'s.
 
-`FriendsGlue` is a part of `web.dom.App` (its mixin): it reads and sets the app's controller
-(``ctl``), network (``net``) and notice, and calls its ``paint``, ``after_input`` and
-``table_prefs``. All the behaviour is in `web.friends.host` / `web.friends.host_controller` / `web.friends.guest`.
+`Friends` is the friends lifecycle of a `web.dom.App`: it sets the app's controller
+(``app.ctl``) when a table is hosted, joined or left, owns the network (``net``), and calls
+the app's ``paint`` and ``after_input``.
 
 A page opened with ``?table=ROOM`` is that table's host if this browser saved a hosted
 table for ROOM (so a host's reload resumes it), and a guest otherwise. The link's
@@ -18,34 +19,27 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import js
 
-from game.codec import loads
 from game.errors import ParseError
 
+from .. import storage
 from ..clock import new_seed, now_iso
 from ..controller import Controller
-from ..lazy import is_a
-from ..session import clean_name
 from ..net.identity import NO_PIN, clean_pin, key_pin
+from ..session import clean_name
+from ..tasks import spawn
 from . import guest_store
 
 # The tables themselves and the network are imported where first used (web.lazy): a bot game
-# never loads them. Class checks go through is_a, which imports nothing.
+# never loads them. Which table the app holds, its controller's flags say (multiplayer, hosting).
 if TYPE_CHECKING:
     from .guest import GuestController
     from .host import HostTable
     from .host_controller import HostController
 
-HOST_CONTROLLER = "web.friends.host_controller:HostController"
-GUEST_CONTROLLER = "web.friends.guest:GuestController"
-
-HOST_KEY = "cribbage.host.v1"      # the table this browser hosts (seed and all cards: never sent)
-GUEST_KEY = "cribbage.guest.v1"    # the seats this browser holds, by table and host pin (web.friends.guest_store)
-USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
-USED_KEPT = 50
 PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
 FAIR_EVERY = 1.0       # seconds between looks for late shares of the shuffle (web.friends.fair_host)
 RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
@@ -58,6 +52,10 @@ ANOTHER_HOST = ("This link is for a table where you have a seat, but with anothe
                 "someone may be posing as them.")
 CODE_LOST = ("Lost the connection to the host. Without a relay there is no reconnecting by "
              "itself: ask the host for a new invite link (your seat is kept).")
+# Copy buttons: the field each copies, and what to say once it is on the clipboard.
+COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your friends."),
+        "copy-code-link": ("code-invite-link", "Invite link copied: send it to one friend."),
+        "copy-answer": ("answer-code", "Answer code copied: send it to your host.")}
 
 
 def rounded_ms(rtt: float | None) -> int | None:
@@ -68,13 +66,32 @@ def rounded_ms(rtt: float | None) -> int | None:
     return max(1, round(rtt)) if rtt < 20 else int(round(rtt, -1))
 
 
-class FriendsGlue:
-    """Hosting, joining and leaving tables with friends, for `web.dom.App`."""
+class Friends:
+    """Hosting, joining and leaving tables with friends, for a `web.dom.App`."""
 
-    # Copy buttons: the field each copies, and what to say once it is on the clipboard.
-    COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your friends."),
-            "copy-code-link": ("code-invite-link", "Invite link copied: send it to one friend."),
-            "copy-answer": ("answer-code", "Answer code copied: send it to your host.")}
+    def __init__(self, app: Any):
+        self.app = app
+        self.net: Any = None      # web.net.transport's HostNet, GuestNet or CodeGuestNet, while a table is open
+
+    @property
+    def ctl(self) -> Any:
+        return self.app.ctl
+
+    @property
+    def host(self) -> HostController:
+        """The app's controller, when it hosts a table (``ctl.hosting``)."""
+        return cast("HostController", self.app.ctl)
+
+    @property
+    def guest(self) -> GuestController:
+        """The app's controller, when it is a guest (``ctl.multiplayer`` and not hosting)."""
+        return cast("GuestController", self.app.ctl)
+
+    def paint(self) -> None:
+        self.app.paint()
+
+    def after_input(self) -> None:
+        self.app.after_input()
 
     def create_table(self, form: dict) -> None:
         """The start form's "Invite friends": host a new table and show its invite link."""
@@ -83,7 +100,8 @@ class FriendsGlue:
             self.ctl.prefs.update(players=players, target=target)
             name = clean_name(form.get("name"), "Host")
             self.ctl.prefs["name"] = name
-            import secrets
+            import secrets      # (here, not at the top: the start goes without it, tests/test_lazy.py)
+
             from .host import HostTable
             table = HostTable(secrets.token_urlsafe(16), players, target, name)
         except ValueError as refused:
@@ -113,8 +131,8 @@ class FriendsGlue:
         ctl = HostController(table, seed_source=new_seed, prefs=self.ctl.prefs)
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Preparing the table's invite link…"
-        self.ctl = ctl
-        asyncio.ensure_future(self._host(ctl))
+        self.app.ctl = ctl
+        spawn(self._host(ctl))
 
     async def _host(self, ctl: HostController) -> None:
         """Load (or make) the table's certificate, then open the table to guests."""
@@ -161,8 +179,8 @@ class FriendsGlue:
         self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
         net.start()
         self.paint()
-        asyncio.ensure_future(self._watch_paths(ctl))
-        asyncio.ensure_future(self._fair_clock(ctl))
+        spawn(self._watch_paths(ctl))
+        spawn(self._fair_clock(ctl))
 
     async def _fair_clock(self, ctl: HostController) -> None:
         """While this table is open: a guest's late share of the shuffle is replaced in time."""
@@ -179,7 +197,7 @@ class FriendsGlue:
             net = self.net
             if net is None:
                 return
-            if is_a(ctl, HOST_CONTROLLER):
+            if ctl.hosting:
                 found = await net.paths()
                 paths = {ctl.table.seat_of[conn]: path for conn, path in found.items()
                          if ctl.table.seat_of.get(conn) is not None}
@@ -196,22 +214,22 @@ class FriendsGlue:
         from ..net.transport import CodeGuestNet, GuestNet
         from .guest import GuestController
         from .host import HostTable
-        text = js.window.localStorage.getItem(HOST_KEY)
+        text = storage.read(storage.HOST_KEY)
         if text:
             try:
                 table = HostTable.from_json(text)
             except ParseError as damaged:
-                js.window.localStorage.removeItem(HOST_KEY)
-                self.notice = f"Your hosted table could not be restored: {damaged}"
+                storage.write(storage.HOST_KEY, None)
+                self.app.notice = f"Your hosted table could not be restored: {damaged}"
                 table = None
             if table is not None and table.room == room:
                 self.become_host(table)
                 return
-        saved = self._load_json(GUEST_KEY, max_depth=12)
+        saved = storage.read_json(storage.GUEST_KEY, max_depth=12)
         # The seat saved for this table under this link's host pin, never another host's.
         mine = guest_store.find(saved, room, clean_pin(pin)) or {}
         if clean_pin(pin) and not mine and guest_store.find(saved, room, None):
-            self.notice = ANOTHER_HOST
+            self.app.notice = ANOTHER_HOST
         token = mine.get("token")
         pin = clean_pin(pin) or clean_pin(mine.get("pin"))
         key = clean_pin(key) or clean_pin(mine.get("key"))
@@ -231,24 +249,24 @@ class FriendsGlue:
         ctl.was_seated = bool(ctl.token) and mine.get("seated", True) is not False
         if ctl.was_seated:
             ctl.screen = "lobby"
-        self.ctl = ctl
+        self.app.ctl = ctl
         if pin is None:      # a cut link: without the host's identity, connect to no one
             ctl.screen, ctl.rejected = "rejected", NO_PIN
             return
-        if offer and offer in self._used_invites():
+        if offer and offer in storage.used_invites():
             ctl.screen, ctl.rejected = "rejected", USED_INVITE
             return
         if offer:
             ctl.link = "Making your answer code…"
             self.net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
                                     self.link_status, self.got_answer, pin)
-            self._remember_invite(offer)
+            storage.remember_invite(offer)
         else:
             self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
                                 pin, key)
         self.net.start()
-        asyncio.ensure_future(self._resend_loop(ctl))
-        asyncio.ensure_future(self._watch_paths(ctl))
+        spawn(self._resend_loop(ctl))
+        spawn(self._watch_paths(ctl))
 
     async def _resend_loop(self, ctl: GuestController) -> None:
         """While this guest's table is open: send again what the host has not acknowledged
@@ -267,22 +285,14 @@ class FriendsGlue:
             net.close()
         self._open_table(room, fragment.get("offer") or None, fragment.get("h"), fragment.get("k"))
 
-    def _used_invites(self) -> list:
-        used = self._load_json(USED_KEY) or {}
-        return used.get("offers", []) if isinstance(used.get("offers"), list) else []
-
-    def _remember_invite(self, offer: str) -> None:
-        offers = (self._used_invites() + [offer])[-USED_KEPT:]
-        js.window.localStorage.setItem(USED_KEY, json.dumps({"offers": offers}))
-
     def got_answer(self, code: str) -> None:
-        self.ctl.answer_code = code
-        self.ctl.link = "Waiting for the host to paste your answer code…"
+        self.guest.answer_code = code
+        self.guest.link = "Waiting for the host to paste your answer code…"
         self.paint()
 
     async def make_code_invite(self) -> None:
         """Host: a new invite link with this browser's offer inside (for tables without a relay)."""
-        ctl = self.ctl
+        ctl = self.host
         if self.net is None or not ctl.pin:     # the table's identity is still being prepared
             return
         ctl.code_note = "Making the invite…"
@@ -293,7 +303,7 @@ class FriendsGlue:
         self.paint()
 
     async def accept_answer(self, code: str) -> None:
-        ctl = self.ctl
+        ctl = self.host
         try:
             await self.net.accept_answer(code)
         except ParseError as refused:
@@ -304,56 +314,57 @@ class FriendsGlue:
         self.paint()
 
     def guest_open(self) -> None:
-        if not self.ctl.hello_queued:
-            self.ctl.rejoin()
-        self.ctl.link = ""
+        if not self.guest.hello_queued:
+            self.guest.rejoin()
+        self.guest.link = ""
         self.after_input()
 
     def guest_message(self, text: str) -> None:
-        self.ctl.receive(text)
+        self.guest.receive(text)
         self.after_input()
 
     def guest_closed(self) -> None:
         from ..net.transport import CodeGuestNet
         by_code = isinstance(self.net, CodeGuestNet)
-        self.ctl.link = CODE_LOST if by_code else "Lost the connection to the host. Reconnecting…"
+        self.guest.link = CODE_LOST if by_code else "Lost the connection to the host. Reconnecting…"
         self.paint()
 
     def link_status(self, text: str) -> None:
         from ..net.signal_code import RELAY_DOWN
-        if is_a(self.ctl, HOST_CONTROLLER):
+        if self.ctl.hosting:
             if text == RELAY_DOWN:
-                self.ctl.relay_down, text = True, ""
+                self.host.relay_down, text = True, ""
             elif self.net is not None and self.net.signal.joined:
-                self.ctl.relay_down = False
-            self.ctl.link = text
+                self.host.relay_down = False
+            self.host.link = text
         else:
-            self.ctl.link = NO_RELAY_GUEST if text == RELAY_DOWN else text
+            self.guest.link = NO_RELAY_GUEST if text == RELAY_DOWN else text
         self.paint()
 
     def flush(self) -> None:
         """Send what the controller has queued for the network."""
-        if self.net is None:
+        if self.net is None or not self.ctl.multiplayer:
             return
-        if is_a(self.ctl, HOST_CONTROLLER):
-            for conn, text in self.ctl.table.take_outbox():
+        if self.ctl.hosting:
+            for conn, text in self.host.table.take_outbox():
                 self.net.send(conn, text)
-        elif is_a(self.ctl, GUEST_CONTROLLER):
-            unsent = [text for text in self.ctl.take_outbox() if not self.net.send(text)]
-            self.ctl.outbox[:0] = unsent
+        else:
+            unsent = [text for text in self.guest.take_outbox() if not self.net.send(text)]
+            self.guest.outbox[:0] = unsent
 
     async def copy_field(self, testid: str, done: str) -> None:
         """Copy a read-only field (an invite link, an answer code) to the clipboard."""
-        field = self.root.querySelector(f'[data-testid="{testid}"]')
+        app = self.app
+        field = app.root.querySelector(f'[data-testid="{testid}"]')
         if not field:
             return
         try:
             await js.navigator.clipboard.writeText(field.value)
-            self.notice = done
+            app.notice = done
         except Exception:   # no clipboard permission: leave the text selected for the player
-            self.notice = "Select the text and copy it (Ctrl+C or long-press)."
+            app.notice = "Select the text and copy it (Ctrl+C or long-press)."
             self.paint()
-            field = self.root.querySelector(f'[data-testid="{testid}"]')
+            field = app.root.querySelector(f'[data-testid="{testid}"]')
             if field:
                 field.select()
             return
@@ -362,34 +373,34 @@ class FriendsGlue:
     def leave_table(self) -> None:
         """Leave (a guest) or close (the host) the table, back to the start screen. Mid-game,
         only once the player confirms."""
-        view = self.ctl.view() if getattr(self.ctl, "screen", "") == "table" else None
+        ctl = self.ctl
+        view = ctl.view() if ctl.screen == "table" else None
         if view is not None and view.phase != "over" and not js.window.confirm(
-                "Close this table for everyone?" if is_a(self.ctl, HOST_CONTROLLER)
+                "Close this table for everyone?" if ctl.hosting
                 else "Leave this game? A bot can take your seat until you come back."):
             return
-        if is_a(self.ctl, HOST_CONTROLLER):
-            self.ctl.table.close()      # every guest hears why the table went away
+        if ctl.hosting:
+            self.host.table.close()      # every guest hears why the table went away
             self.flush()
         if self.net is not None:
             net, self.net = self.net, None
-            self._later(0.5, net.close)   # let the goodbye leave first
-        storage = js.window.localStorage
-        if is_a(self.ctl, HOST_CONTROLLER):
-            storage.removeItem(HOST_KEY)
+            asyncio.get_event_loop().call_later(0.5, net.close)   # let the goodbye leave first
+        if ctl.hosting:
+            storage.write(storage.HOST_KEY, None)
             from ..net.keystore import forget_table
-            asyncio.ensure_future(forget_table(self.ctl.room))
+            spawn(forget_table(self.host.room))
         else:
-            self.ctl.token = None
-            self.save_guest()       # (forgets this seat)
-        prefs = dict(self.ctl.prefs) if is_a(self.ctl, HOST_CONTROLLER) else None
-        self.ctl = Controller(seed_source=new_seed, prefs=prefs or self.table_prefs())
+            self.guest.token = None
+            self.save_seat(ctl)       # (forgets this seat)
+        prefs = dict(ctl.prefs) if ctl.hosting else None
+        self.app.ctl = Controller(seed_source=new_seed, prefs=prefs or self.app.keeper.table_prefs())
         self._set_url(None)
         self.paint()
 
-    def save_guest(self) -> None:
+    def save_seat(self, ctl: GuestController) -> None:
         """Keep this guest's seat (token, message number, fair deal) for a reload, under its
         table and host pin."""
-        ctl, saved = self.ctl, self._load_json(GUEST_KEY, max_depth=12)
+        saved = storage.read_json(storage.GUEST_KEY, max_depth=12)
         if ctl.token:
             entry = {"room": ctl.room, "token": ctl.token, "seated": ctl.was_seated, "name": ctl.prefs["name"],
                      "pin": ctl.pin, "key": ctl.key_pin, "last": ctl.outgoing.last, "fair": ctl.fair.to_json()}
@@ -398,14 +409,4 @@ class FriendsGlue:
             saved = guest_store.forget(saved, ctl.room, ctl.pin)
         else:
             return
-        if saved:
-            js.window.localStorage.setItem(GUEST_KEY, json.dumps(saved))
-        else:
-            js.window.localStorage.removeItem(GUEST_KEY)
-
-    def _load_json(self, key: str, max_depth: int = 4):
-        try:
-            value = loads(js.window.localStorage.getItem(key) or "null", max_depth=max_depth)
-        except ParseError:
-            return None
-        return value if isinstance(value, dict) else None
+        storage.write(storage.GUEST_KEY, json.dumps(saved) if saved else None)

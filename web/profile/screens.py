@@ -44,9 +44,13 @@ class ProfileScreens:
         self.link = None                    # a device link in progress (web.profile.device_link.LinkState)
         self.review_job = None              # (record id, hands still to review, reviews done)
 
+    def takes(self, name: str) -> bool:
+        """Whether ``name`` is a profile command now (``menu`` only while a profile screen is open)."""
+        return name in self.COMMANDS and (name != "menu" or self.screen is not None)
+
     def command(self, name: str, arg=None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
-        if name not in self.COMMANDS or (name == "menu" and self.screen is None):
+        if not self.takes(name):
             return False
         self.message = ""
         try:

@@ -1,0 +1,143 @@
+"""The player's input, routed: every click, form, key and setting of the page goes to exactly
+one owner, by one rule a reader can follow (`Input.owner`): the app's own actions (files,
+clipboard, linking a device, a friends table's invites and leaving), then the profile's screens
+while one is open (or for the profile's own commands), then the table's commands
+(`web.seat.SeatTable.commands`). One of the few modules allowed to touch the browser FFI.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import js
+
+from .friends.glue import COPY
+from .tasks import spawn
+
+if TYPE_CHECKING:
+    from .dom import App
+
+Owner = Literal["app", "profile", "table"]
+MAX_PROFILE_FILE = 4_000_000     # bytes: a profile file is at most 4 MB of JSON
+
+
+class Input:
+    """The page's listeners' handlers for a `web.dom.App`."""
+
+    def __init__(self, app: App):
+        self.app = app
+
+    def actions(self) -> dict[str, Any]:
+        """The app's own actions, by ``data-action``: what needs the browser, not a table."""
+        app, friends = self.app, self.app.friends
+        own = {"export-profile": lambda _: app.download("cribbage-profile.json", app.profile.export()),
+               "link-show": lambda _: app.linker.show(), "link-enter": lambda _: self.link_enter(),
+               "link-cancel": lambda _: app.linker.cancel(),
+               "code-invite": lambda _: spawn(friends.make_code_invite()),
+               "leave": lambda _: friends.leave_table()}
+        for action, (field, done) in COPY.items():
+            own[action] = lambda _, field=field, done=done: spawn(friends.copy_field(field, done))
+        return own
+
+    def owner(self, action: str) -> Owner:
+        """Who takes ``action``: the app's own, the open profile screen's (or one of the
+        profile's commands), else the table's."""
+        if action in self.actions():
+            return "app"
+        if self.app.profile.takes(action):
+            return "profile"
+        return "table"
+
+    def on_click(self, event) -> None:
+        target = event.target.closest("[data-action]")
+        if not target or target.tagName == "FORM" or target.disabled:   # JS null is falsy
+            return
+        # A missing attribute is JS null (falsy); a missing dataset key would raise instead.
+        action, arg = str(target.getAttribute("data-action")), target.getAttribute("data-arg") or None
+        app = self.app
+        app.notice = ""
+        owner = self.owner(action)
+        if owner == "app":
+            self.actions()[action](arg)
+            return
+        if owner == "profile":
+            app.profile.command(action, arg)
+            if action == "share-record" and app.profile.clipboard:
+                spawn(app.copy_text(app.share_link(app.profile.clipboard)))
+        else:
+            app.ctl.command(action, arg)
+        app.after_input()
+
+    def on_submit(self, event) -> None:
+        event.preventDefault()
+        form, app = event.target, self.app
+        data = dict(js.Object.fromEntries(js.FormData.new(form, event.submitter)).to_py())
+        action = form.getAttribute("data-action") or "start"
+        if action == "save-settings":    # Enter in the nickname field
+            app.profile.command("nickname", data.get("nickname", ""))
+            app.ctl.prefs.update(app.keeper.table_prefs())
+        elif action == "start" and data.get("mode") == "friends":
+            app.friends.create_table(data)
+            return
+        elif action == "code-answer":
+            spawn(app.friends.accept_answer(str(data.get("code", ""))))
+            return
+        else:
+            app.ctl.command(action, data)
+            if action == "chat":
+                form.reset()
+        app.after_input()
+
+    def on_key(self, event) -> None:
+        if event.key == "Enter" and event.target.getAttribute("data-testid") == "link-code-input":
+            event.preventDefault()          # Enter in the link code field: link (not the form)
+            self.link_enter()
+            return
+        if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or event.ctrlKey or event.metaKey:
+            return
+        if event.key == "Enter" and event.target.tagName == "BUTTON":
+            return   # the button's own click handles it
+        if event.key.isdigit() or event.key in ("Enter", "h", "H"):
+            self.app.ctl.command("key", event.key)
+            self.app.after_input()
+
+    def on_toggle(self, event) -> None:
+        """The hand history is drawn only while open (web.table.render.log_panel): opened, it
+        needs its lines now; closed, the page lets them go."""
+        if event.target.getAttribute("data-testid") == "log":
+            self.app.paint()
+
+    def on_change(self, event) -> None:
+        """Settings apply the moment they change; a chosen profile file is read and merged."""
+        target, app = event.target, self.app
+        pref = target.getAttribute("data-pref")
+        if pref:
+            app.profile.command("pref", (pref, str(target.value)))
+        elif target.getAttribute("data-testid") == "nickname":
+            app.profile.command("nickname", str(target.value))
+        elif target.getAttribute("data-action") == "import-profile" and target.files.length:
+            spawn(self.import_file(target.files.item(0)))
+            target.value = ""     # the field is kept across repaints: the same file may come again
+            return
+        else:
+            return
+        app.ctl.prefs.update(app.keeper.table_prefs())
+        app.after_input()
+
+    def on_hashchange(self, _event) -> None:
+        """A new invite link pasted into this tab changes only the fragment (an invite by code,
+        or another host's pin for the same table): follow it."""
+        self.app.follow_link(changed=True)
+
+    async def import_file(self, file) -> None:
+        app = self.app
+        if file.size > MAX_PROFILE_FILE:
+            app.profile.message = "That file is too big to be a cribbage profile."
+        else:
+            app.profile.command("import-profile", str(await file.text()))
+            app.ctl.prefs.update(app.keeper.table_prefs())
+        app.after_input()
+
+    def link_enter(self) -> None:
+        field = self.app.root.querySelector('[data-testid="link-code-input"]')
+        self.app.linker.enter(str(field.value) if field else "")
