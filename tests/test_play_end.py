@@ -1,6 +1,8 @@
 """The table drawn for a beat before the show (web.table.screen) is the engine's own table
 at the moment the play ended: checked against the engine's working table, caught just before
-its last reset, over random whole hands at 2, 3 and 4 players, from every seat."""
+its last reset, over random whole hands at 2, 3 and 4 players, from every seat. So is the
+table drawn for a beat when a count ends within the play (a 31, or a go): the engine's table
+caught just before that reset, with the card that ended the count on the pile."""
 
 import random
 from dataclasses import replace
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 from game import engine
 from game.engine import Config, apply, legal_actions, new_game
 from game.view import view
-from web.table.screen import pegs_of, play_end
+from web.table.screen import count_end, pegs_of, play_end
 
 
 def hand_to_its_end(players: int, seed: int, monkeypatch):
@@ -48,6 +50,46 @@ def test_the_play_s_end_is_the_engine_s_table_when_the_play_ended(players, seed)
         engine_said = replace(view(ended, seat), state_id=after.state_id, turn=None, legal=())
         assert drawn == engine_said
         assert drawn.pile and drawn.count == sum(card.value for card in drawn.pile)
+
+
+def count_to_its_end(players: int, seed: int, monkeypatch):
+    """Random legal moves until one ends a count within the play (a reset with cards still in
+    hand); returns the state before it, after it, its events, and the engine's table then."""
+    caught = []
+    reset = engine._Table.reset
+
+    def catching(table, last):
+        if any(table.hands) and not caught:
+            caught.append(table.freeze())
+        return reset(table, last)
+
+    monkeypatch.setattr(engine._Table, "reset", catching)
+    rng = random.Random(seed)
+    state = new_game(Config(players=players, target=121), seed=seed)
+    for _ in range(400):
+        seat = next(seat for seat in range(players) if legal_actions(state, seat))
+        after, events = apply(state, rng.choice(legal_actions(state, seat)))
+        if caught:
+            return state, after, events, caught[0]
+        state = after
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 10**9))
+def test_a_count_s_end_is_the_engine_s_table_when_the_count_ended(players, seed):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        found = count_to_its_end(players, seed, monkeypatch)
+    if found is None:        # (a game can run without such a count for a while: rare)
+        return
+    before, after, events, ended = found
+    # (the engine keeps a go that ends a count only in its events: the seats that said go)
+    went = tuple(sorted(set(before.said_go) | {event.seat for event in events if event.kind == "go"}))
+    for seat in range(players):
+        drawn = count_end(view(before, seat), after.state_id, events)
+        engine_said = replace(view(ended, seat), state_id=after.state_id, turn=None, legal=(), said_go=went)
+        assert drawn == engine_said
+        assert drawn.pile and drawn.count == sum(card.value for card in drawn.pile) and after.count < drawn.count
 
 
 def test_a_move_that_does_not_end_the_play_has_no_play_end():

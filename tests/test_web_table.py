@@ -47,10 +47,10 @@ def to_the_show(ctl):
 
 
 def on_table(ctl):
-    """The view the table shows, and whether it shows the show: in the beat before the show,
-    the play's end."""
-    if ctl.seat_screen.play_end is not None:
-        return ctl.seat_screen.play_end, False
+    """The view the table shows, and whether it shows the show: in a beat (before the show,
+    or as a count ends), the table held for it."""
+    if ctl.seat_screen.beat is not None:
+        return ctl.seat_screen.beat, False
     return ctl.view(), bool(ctl.seat_screen.show)
 
 

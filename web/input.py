@@ -34,7 +34,8 @@ class Input:
                "link-show": lambda _: app.linker.show(), "link-enter": lambda _: self.link_enter(),
                "link-cancel": lambda _: app.linker.cancel(),
                "code-invite": lambda _: spawn(friends.make_code_invite()),
-               "leave": lambda _: friends.leave_table()}
+               "leave": lambda _: self.leave(), "sound": lambda _: self.toggle_sound(),
+               "new-game": lambda _: self.new_game()}
         for action, (field, done) in COPY.items():
             own[action] = lambda _, field=field, done=done: spawn(friends.copy_field(field, done))
         return own
@@ -68,6 +69,35 @@ class Input:
             app.ctl.command(action, arg)
         app.after_input()
 
+    def leave(self) -> None:
+        """The menu's Leave: a friends table is left (or closed, by its host); the bot table's
+        game waits on the start screen ("Back to the game")."""
+        app = self.app
+        if app.ctl.multiplayer:
+            app.friends.leave_table()
+        else:
+            app.ctl.command("menu")
+            app.after_input()
+
+    def new_game(self) -> None:
+        """A new game (a rematch at a friends table); in the middle of one, only once the player
+        confirms that it ends there."""
+        app = self.app
+        view = app.ctl.view() if app.ctl.screen == "table" else None
+        if view is not None and view.phase != "over" and not js.window.confirm(
+                "Start a new game for everyone? This one ends here." if app.ctl.multiplayer
+                else "Start a new game? This one ends here."):
+            return
+        app.ctl.command("new-game")
+        app.after_input()
+
+    def toggle_sound(self) -> None:
+        app = self.app
+        on = not app.profile.profile.prefs["sound"]
+        app.profile.command("pref", ("sound", "true" if on else "false"))
+        app.ctl.prefs.update(app.keeper.table_prefs())
+        app.after_input()
+
     def on_submit(self, event) -> None:
         event.preventDefault()
         form, app = event.target, self.app
@@ -92,6 +122,10 @@ class Input:
         if event.key == "Enter" and event.target.getAttribute("data-testid") == "link-code-input":
             event.preventDefault()          # Enter in the link code field: link (not the form)
             self.link_enter()
+            return
+        if event.key == "Escape" and self.app.ctl.screen == "table" and not self.app.profile.screen:
+            self.app.ctl.command("menu-open")      # (opens the table's menu, or closes it)
+            self.app.paint()
             return
         if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or event.ctrlKey or event.metaKey:
             return

@@ -16,6 +16,8 @@ AUTO_CONTINUE_AFTER = 3.0
 # How long the play's end stays on the table before the show (web.table.screen): the last
 # card lands, its points are pegged and said. Instant play opens the show in the next task.
 PLAY_END_BEAT = {"slow": 2.2, "normal": 1.6, "fast": 1.0, "instant": 0.0}
+# ... and the card that ended a count (a 31, a go) with its count, before the pile clears.
+COUNT_END_BEAT = {"slow": 1.6, "normal": 1.1, "fast": 0.7, "instant": 0.0}
 FRAME_PAUSE = 0.05   # seconds: long enough for the browser to draw a frame in between
 FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
@@ -58,11 +60,11 @@ class Scheduler:
         app = self.app
         ctl, speed = app.ctl, app.speed
         seen = ctl.seat_screen
-        ended = seen.play_end
-        if ended is not None:
-            await asyncio.sleep(PLAY_END_BEAT[speed])
-            if seen.play_end is ended:
-                seen.open_show()
+        beat = seen.beat
+        if beat is not None:
+            await asyncio.sleep((PLAY_END_BEAT if seen.play_end is not None else COUNT_END_BEAT)[speed])
+            if seen.beat is beat:
+                seen.end_beat()
                 app.after_input()
                 # The coach draws the counted hand's review next: after the show's frame, or its
                 # repaint would make the browser lay the show out at once.

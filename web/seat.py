@@ -33,7 +33,7 @@ from .coach.seat import CoachedSeat
 from .profile.model import DEFAULT_PREFS
 from .profile.model import clean_prefs as profile_prefs
 from .session import clean_name
-from .table.model import Screen
+from .table.model import Menu, Screen
 from .table.screen import SeatScreen
 
 DEFAULTS = {"name": "", **DEFAULT_PREFS}
@@ -68,6 +68,7 @@ class SeatTable(CoachedSeat):
         self.seat_screen = SeatScreen()
         self.error = ""
         self.hint = None                  # the hint asked for, while its decision lasts
+        self.menu: Menu = ""              # the table's menu: closed, open, or showing the rules
 
     # -- what the renderer reads (web.table.model.TableModel) --
 
@@ -95,11 +96,25 @@ class SeatTable(CoachedSeat):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         """Every command this table takes, by name (a click's ``data-action``, a key's meaning)."""
         return {"select": self.select, "confirm-discard": self.confirm_discard, "play": self.play,
-                "key": self.key, "continue": self.advance, "hint": self.ask_hint}
+                "key": self.key, "continue": self.advance, "hint": self.ask_hint,
+                "menu-open": self.open_menu, "menu-close": self.close_menu, "rules": self.show_rules}
+
+    def open_menu(self, _=None) -> None:
+        """The table's menu (Esc): open, or closed again when it is open."""
+        self.menu = "" if self.menu else "open"
+
+    def close_menu(self, _=None) -> None:
+        self.menu = ""
+
+    def show_rules(self, _=None) -> None:
+        self.menu = "rules"
 
     def command(self, name: str, arg=None) -> None:
-        """Do what the player asked; a refused move leaves a message in ``error``."""
+        """Do what the player asked; a refused move leaves a message in ``error``. Anything but
+        the menu's own commands closes the menu."""
         self.error = ""
+        if name not in ("menu-open", "rules"):
+            self.menu = ""
         handler = self.commands().get(name)
         if handler is None:
             raise ParseError(f"unknown command {name!r}")

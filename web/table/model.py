@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .screen import SeatScreen
 
 Screen = Literal["start", "table", "lobby", "join", "rejected"]
+Menu = Literal["", "open", "rules"]
 SeatKind = Literal["host", "person", "bot", "open"]
 
 
@@ -29,6 +30,7 @@ class TableModel(Protocol):
     hosting: bool
     pending: bool
     link: str
+    menu: Menu
 
     def view(self) -> View | None: ...
     def names(self) -> list[str]: ...

@@ -12,6 +12,7 @@ from game.engine import DISCARDING, OVER, PLAYING
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
 from .model import TableModel
+from .rules import RULES_HTML
 from .screen import SeatScreen, hand_order
 
 
@@ -53,23 +54,85 @@ def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bo
     view = seen.table_view          # in the beat before the show, the table as the play ended
     players = view.config.players
     showing = " showing" if seen.shown else ""
-    html = [f'<div class="tabletop players-{players}{" friends" if ctl.multiplayer else ""}{showing}" '
+    mine = " my-turn" if view.turn == view.seat and view.phase == PLAYING and not seen.shown and not ctl.pending else ""
+    html = [f'<div class="tabletop players-{players}{" friends" if ctl.multiplayer else ""}{showing}{mine}" '
             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
             f'data-state="{view.state_id}">',
-            scoreboard(ctl, view, parts.under_scores), parts.chat_jump,
+            top_bar(ctl, view), parts.chat_jump,
             '<section class="felt" aria-label="The table">', opponents(ctl, view),
-            middle(ctl, view), my_hand(ctl, view, parts), '</section>',
-            f'<div class="coach-panels" data-key="coach">{parts.coach}</div>' if parts.coach else ""]
+            board_row(ctl, view, parts.under_scores), middle(ctl, view), my_hand(ctl, view, parts), '</section>',
+            '<aside class="side-panels">',
+            f'<div class="coach-panels" data-key="coach">{parts.coach}</div>' if parts.coach else "",
+            parts.side, log_panel(seen.log, log_open), '</aside>']
     if view.phase == OVER and not seen.shown:
         html.append(verdict_panel(ctl, view, parts.summary))
-    html.append(parts.side)
-    html.append(log_panel(seen.log, log_open))
+    html.append(table_menu(ctl))
     html.append(f'<div class="sr-only" aria-live="polite" data-testid="announce">'
                 f'{escape(seen.announcement)}</div></div>')
     return "".join(html)
 
 
-def scoreboard(ctl: TableModel, view, under: str = "") -> str:
+def top_bar(ctl: TableModel, view) -> str:
+    """Over the table: each side's score, the sound, and the table's menu."""
+    sound = bool(ctl.prefs.get("sound"))
+    return (f'<div class="topbar">{scoreboard(ctl, view)}'
+            f'<button type="button" class="icon-button" data-action="sound" data-testid="sound" '
+            f'aria-pressed="{str(sound).lower()}" aria-label="Sound" title="Sound: cards, pegs, your turn">'
+            f'{SPEAKER_ON if sound else SPEAKER_OFF}</button>'
+            f'<button type="button" class="icon-button menu-button" data-action="menu-open" data-testid="menu-open" '
+            f'aria-haspopup="dialog" aria-keyshortcuts="Escape" title="The table menu (Esc)">{MENU_ICON}'
+            f'<span>Menu</span></button></div>')
+
+
+# Icons drawn in the page's own colours (an emoji needs a font the system may not have).
+_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">{}</svg>'
+SPEAKER = '<path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>'
+SPEAKER_ON = _ICON.format(SPEAKER + '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" '
+                                    'stroke="currentColor" stroke-width="2" stroke-linecap="round"/>')
+SPEAKER_OFF = _ICON.format(SPEAKER + '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" '
+                                     'stroke-linecap="round"/>')
+MENU_ICON = _ICON.format('<path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" stroke-width="2.2" '
+                         'stroke-linecap="round"/>')
+
+
+def board_row(ctl: TableModel, view, under: str = "") -> str:
+    """The pegboard at the table's heart, the latest points pegged beside it in words."""
+    seen = ctl.seat_screen
+    names = ctl.side_names()
+    words, key = seen.board_callout
+    callout = (f'<p class="callout board-callout" data-key="board-callout-{key}" data-testid="board-callout" '
+               f'aria-hidden="true">{escape(words)}</p>') if words else ""
+    return (f'<div class="board-row">{board_svg(view.config.target, view.scores, view.previous, names)}'
+            f'{callout}{under}</div>')
+
+
+def table_menu(ctl: TableModel) -> str:
+    """The table's menu (Esc opens it): a new game, the settings, the statistics, the rules,
+    leaving; and the rules themselves when asked for."""
+    if ctl.menu == "rules":
+        return (f'<section class="overlay menu-overlay" role="dialog" aria-labelledby="rules-title" '
+                f'data-testid="rules"><div class="panel rules"><h2 id="rules-title">How to play cribbage</h2>'
+                f'{RULES_HTML}<div class="actions"><button class="primary" data-action="menu-close" '
+                f'data-testid="menu-close" autofocus>Back to the table</button></div></div></section>')
+    if ctl.menu != "open":
+        return ""
+    items = []
+    if not (ctl.multiplayer and not ctl.hosting):     # a guest's host starts the games
+        again = "Rematch" if ctl.multiplayer else "New game"
+        items.append(f'<button class="primary" data-action="new-game" data-testid="menu-new-game">{again}</button>')
+    items += ['<button class="secondary" data-action="settings" data-testid="menu-settings">Settings</button>',
+              '<button class="secondary" data-action="stats" data-testid="menu-stats">Statistics</button>',
+              '<button class="secondary" data-action="rules" data-testid="menu-rules">Rules</button>',
+              f'<button class="secondary" data-action="leave" data-testid="menu-leave">'
+              f'{"Close the table" if ctl.hosting else "Leave the table" if ctl.multiplayer else "Leave"}</button>',
+              '<button class="secondary" data-action="menu-close" data-testid="menu-close" autofocus>'
+              'Back to the game</button>']
+    return (f'<section class="overlay menu-overlay" role="dialog" aria-labelledby="menu-title" data-testid="menu">'
+            f'<div class="panel menu"><h2 id="menu-title">Menu</h2><div class="menu-items">{"".join(items)}</div>'
+            f'</div></section>')
+
+
+def scoreboard(ctl: TableModel, view) -> str:
     names = ctl.side_names()
     target = view.config.target
     dealer_side = view.config.side_of(dealer_of(ctl.seat_screen, view))
@@ -87,9 +150,8 @@ def scoreboard(ctl: TableModel, view, under: str = "") -> str:
     wins = ""
     if view.config.match_wins > 1:
         wins = f'<div class="wins">Games: {" – ".join(map(str, view.wins))}</div>'
-    board = board_svg(target, view.scores, view.previous, names)
-    return (f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>'
-            f'{wins}{board}{under}</section>')
+    return f'<section class="scores" aria-label="Scores"><div class="sides">{"".join(sides)}</div>{wins}</section>'
+
 
 
 def seat_badges(ctl: TableModel, view, seat: int) -> str:
@@ -172,10 +234,13 @@ def middle(ctl: TableModel, view) -> str:
     count = "" if seen.shown else (
         f'<div class="count-badge"><span class="label">Count</span>'
         f'<span class="count" data-testid="count">{view.count}</span></div>')
+    words, key = seen.pile_callout
+    callout = (f'<p class="callout pile-callout" data-key="pile-callout-{key}" data-testid="pile-callout" '
+               f'aria-hidden="true">{escape(words)}</p>') if words and view.phase == PLAYING else ""
     pile_area = "" if seen.shown else (
         f'<div class="play-area">{count}'
         f'<div class="pile" data-testid="pile" role="group" aria-label="The pile" '
-        f'style="--n:{len(view.pile)}">{pile}</div></div>')
+        f'style="--n:{len(view.pile)}">{pile}</div>{callout}</div>')
     intro = show_intro(seen) if seen.shown else ""
     order = show_order(seen).get(("crib", dealer), "")
     style = f' style="{order[1:].strip()}"' if order else ""
@@ -303,6 +368,8 @@ def status_text(ctl: TableModel, view) -> str:
     if seen.play_end is not None:
         ended = "; ".join(seen.show_intro[-2:])
         return f"{ended}. The show is next" if ended else "The play is over. The show is next"
+    if seen.count_end is not None:      # the count that ended, for a beat before the pile clears
+        return f"{view.count}: the count starts again" if view.count == 31 else "Go: the count starts again"
     if view.phase == OVER and not seen.shown:
         return "Game over"
     if seen.shown:

@@ -24,10 +24,12 @@ from dataclasses import replace
 from game.cards import Card
 from game.engine import DISCARDING, PLAYING, PlayStep
 from game.events import Event
+from game.scoring import PLAY_KINDS
 from game.view import View
 
 LOG_LINES = 400       # the hand history a seat keeps (the host keeps as many: web.session)
 SAID_LINES = 4        # events said at once, at most
+POINTS_OF_THE_PLAY = PLAY_KINDS + ("go", "last card")    # a callout by the pile for these
 
 
 def hand_order(cards, sort: str = "rank") -> list:
@@ -113,7 +115,7 @@ def play_end(before: View | None, state_id: int, events) -> View | None:
     do not end a play that ``before`` shows. The engine counts the hands and deals the next
     one within the move that ends the play, so the last card, its count and its points would
     otherwise never be on the table. ``state_id`` is the table's after the move. Nobody is to
-    play: ``turn`` is None, ``legal`` empty.
+    play: ``turn`` is None, ``legal`` empty (and so in `count_end`).
 
     >>> from game.engine import Config, new_game
     >>> from game.view import view
@@ -130,7 +132,34 @@ def play_end(before: View | None, state_id: int, events) -> View | None:
     shows = [index for index, event in enumerate(events) if event.kind in ("show", "crib")]
     if before is None or before.phase != PLAYING or not shows:
         return None
-    ended = events[:shows[0]]
+    return _laid(before, state_id, events[:shows[0]])
+
+
+def count_end(before: View | None, state_id: int, events) -> View | None:
+    """``before``'s seat's view of the table when a count ended within the play (a 31, or a go
+    that nobody could follow), or None: the engine clears the pile in the same move, so the
+    card that made 31 would never lie on it. The table as it was just before the pile cleared.
+
+    >>> from game.engine import Config, new_game
+    >>> from game.view import view
+    >>> king, five = Card.parse("KH"), Card.parse("5S")
+    >>> state = new_game(Config(), seed=7)
+    >>> before = replace(view(state, 0), phase=PLAYING, pile=(king, king, Card.parse("6D")), count=26,
+    ...                  hand=(five,), hand_sizes=(1, 3), scores=(5, 9), turn=0)
+    >>> ended = count_end(before, 40, [Event("play", seat=0, cards=(five,), count=31),
+    ...     Event("peg", seat=0, side=0, breakdown=None, scores=(7, 9)), Event("reset", seat=0)])
+    >>> ended.pile[-1], ended.count, ended.scores, ended.turn
+    (Card.parse('5S'), 31, (7, 9), None)
+    """
+    kinds = [event.kind for event in events]
+    if before is None or before.phase != PLAYING or "reset" not in kinds or "show" in kinds or "crib" in kinds:
+        return None
+    return _laid(before, state_id, events[:kinds.index("reset") + 1])
+
+
+def _laid(before: View, state_id: int, ended) -> View:
+    """``before`` with the play's ``ended`` events laid on it, the last reset not done (it is
+    the moment shown: the count that ended, its last card on the pile)."""
     resets = [index for index, event in enumerate(ended) if event.kind == "reset"]
     pile, play, count = list(before.pile), list(before.play), before.count
     scores, previous = list(before.scores), list(before.previous)
@@ -183,6 +212,9 @@ class SeatScreen:
         self.show_starter: Card | None = None  # the starter they were counted with
         self.show_intro: tuple[str, ...] = ()  # how the play ended (last card, go) before the show
         self.play_end: View | None = None      # the table as the play ended, for a beat before the show
+        self.count_end: View | None = None     # the table as a count ended (31, a go), for a beat
+        self.board_callout = ("", "")          # the latest points pegged, in words, and a key of their own
+        self.pile_callout = ("", "")           # ... of the play (fifteen, pair, run, go, 31), by the pile
         self.held: tuple[str, dict[int, str]] = ("", {})   # what the show says, and its pegs, after the beat
         self.last_pegs: dict[int, str] = {}    # side -> why its peg last moved
         self.announcement = ""                 # for the live region
@@ -192,8 +224,13 @@ class SeatScreen:
 
     @property
     def table_view(self) -> View | None:
-        """The view the table draws: in the beat before the show, the table as the play ended."""
-        return self.play_end if self.play_end is not None else self.view
+        """The view the table draws: in a beat, the table as the play or a count ended."""
+        return self.play_end or self.count_end or self.view
+
+    @property
+    def beat(self) -> View | None:
+        """The table held for a beat (the play's end before the show, or a count's end), if any."""
+        return self.play_end or self.count_end
 
     @property
     def shown(self) -> tuple[Event, ...]:
@@ -207,6 +244,8 @@ class SeatScreen:
         history when it comes with them (else each event's line is added)."""
         before, self.view = self.view, view
         events = tuple(events)
+        self.count_end = count_end(before, view.state_id, events)
+        self._callouts(events, names, view.state_id)
         if log is not None:
             self.log = log if isinstance(log, list) else list(log)
         else:
@@ -250,7 +289,25 @@ class SeatScreen:
             self.held = (said(events[first:], names), pegs_of(events[first:]))
         return True
 
+    def _callouts(self, events, names, state_id: int) -> None:
+        """The points of ``events`` in words, by the board (any peg) and by the pile (the play's):
+        each with a key of its own, so the page shows it afresh."""
+        shows = [i for i, event in enumerate(events) if event.kind in ("show", "crib")]
+        played = events[:shows[0]] if shows else events
+        for index, event in enumerate(played):
+            if event.kind == "peg":
+                words = f"{names[event.seat]}: {event.breakdown.label()}"
+                self.board_callout = (words, f"{state_id}-{index}")
+                if event.breakdown.items and event.breakdown.items[0].kind in POINTS_OF_THE_PLAY:
+                    self.pile_callout = (event.breakdown.label(), f"{state_id}-{index}")
+
     # -- the player's hands on it --
+
+    def end_beat(self) -> None:
+        """The beat is over: after the play's end the show comes; after a count's end, the pile clears."""
+        if self.play_end is not None:
+            self.open_show()
+        self.count_end = None
 
     def open_show(self) -> None:
         """The beat is over: the show comes, with what it says and why the pegs moved."""
