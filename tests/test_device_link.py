@@ -12,7 +12,7 @@ import pytest
 from game.errors import ParseError
 from web.profile.device_link import (ALPHABET, DESCRIBED_WAIT, NO_RELAY, P, PART_CHARS, PROOF_SECONDS,
                                      REFUSED_SHOWN, REFUSED_TYPED, Handshake, Linker, Transfer, ack, new_code,
-                                     read_code, room_for, secret_of)
+                                     VERSION, read_code, room_for, secret_of)
 from web.profile.model import Profile
 from web.profile.screens import ProfileScreens
 from web.profile.records import record_game
@@ -188,7 +188,8 @@ class FakeNet:
     """web.net.transport's HostNet (``role`` "host") or GuestNet ("guest"), each end with a
     certificate of its own; ``sent`` keeps every text it sent."""
 
-    def __init__(self, hub, role, room, on_open, on_message, on_close, on_status):
+    def __init__(self, hub, role, room, on_open, on_message, on_close, on_status, *, version):
+        assert version == VERSION, "the link's nets speak the link's protocol"
         self.hub, self.role, self.room = hub, role, room
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.certificate = ":".join(secrets.token_hex(1).upper() for _ in range(32))
@@ -261,8 +262,8 @@ def device(hub, profile):
     nets = []
 
     def make(role):
-        def made(*args):
-            nets.append(FakeNet(hub, role, *args))
+        def made(*args, **kwargs):
+            nets.append(FakeNet(hub, role, *args, **kwargs))
             return nets[-1]
         return made
     linker = Linker(screens, make("host"), make("guest"), repaint=lambda: None, later=hub.later)
@@ -281,7 +282,7 @@ class Intruder:
     def __init__(self, hub, role, room):
         self.heard = []
         self.net = FakeNet(hub, role, room, lambda *conn: None, lambda *args: self.heard.append(args[-1]),
-                           lambda *conn: None, lambda text: None)
+                           lambda *conn: None, lambda text: None, version=VERSION)
 
 
 def test_two_devices_swap_their_games_and_linking_twice_adds_nothing(records):

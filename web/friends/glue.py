@@ -158,7 +158,9 @@ class FriendsGlue:
             self.after_input()
 
         table.on_drop = lambda line: trace(f"host: dropped {line}")
-        self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
+        from .protocol import VERSION
+        self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public,
+                                 version=VERSION)
         net.start()
         self.paint()
         asyncio.ensure_future(self._watch_paths(ctl))
@@ -244,8 +246,9 @@ class FriendsGlue:
                                     self.link_status, self.got_answer, pin)
             self._remember_invite(offer)
         else:
+            from .protocol import VERSION
             self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
-                                pin, key)
+                                pin, key, version=VERSION)
         self.net.start()
         asyncio.ensure_future(self._resend_loop(ctl))
         asyncio.ensure_future(self._watch_paths(ctl))

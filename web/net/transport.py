@@ -4,8 +4,9 @@ One of the few modules allowed to touch the FFI. It moves text only: what the te
 
 Star topology: the host keeps one RTCPeerConnection and data channel per guest. Signalling
 payloads (opaque to the relay) are JSON objects with ``kind``:
-``want-offer`` (a guest without a channel asks; carries the protocol version),
-``host-here`` (a host that (re)joined tells everyone), ``offer`` / ``answer`` (complete SDP,
+``want-offer`` (a guest without a channel asks; carries the version of the protocol the
+channel will speak, which its owner gives: `web.friends.protocol.VERSION` for a table),
+``host-here`` (a host that (re)joined tells everyone, with the same version), ``offer`` / ``answer`` (complete SDP,
 candidates included, so no trickle). Once a channel is open the relay is not needed: a game
 survives a relay restart.
 
@@ -44,7 +45,6 @@ from .channels import ChannelBook
 from .offers import OfferBook
 from .relay_path import Pace, SealedLink, b64, unb64
 from .signal_code import RELAY_DOWN
-from ..friends.protocol import VERSION
 
 GATHER_TIMEOUT = 3.0       # seconds to wait for ICE candidates before sending what we have
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
@@ -357,12 +357,13 @@ async def peer_path(peer: Peer) -> tuple[str, float | None]:
 class HostNet:
     """The host's side: answers guests' requests with offers, one data channel per guest.
     Calls ``on_open(conn)``, ``on_message(conn, text)``, ``on_close(conn)``; ``conn`` is a
-    fresh id per channel."""
+    fresh id per channel. ``version``: that of the protocol its channels speak, said in
+    ``host-here`` (the channel itself checks it)."""
 
     def __init__(self, room: str, on_open, on_message, on_close, on_status, certificate=None,
-                 key_pair=None, key_public: bytes = b""):
+                 key_pair=None, key_public: bytes = b"", *, version: int):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
-        self.room = room
+        self.room, self.version = room, version
         self.certificate = certificate      # the table's identity; None: one per connection
         self.key_pair, self.key_public = key_pair, key_public    # the relay path's (web.net.relay_path)
         self.peers: dict[str, Peer] = {}    # relay id -> peer
@@ -382,7 +383,7 @@ class HostNet:
         asyncio.ensure_future(self._tick_loop())
 
     def _joined(self, _peers) -> None:
-        self.signal.send(None, {"kind": "host-here", "v": VERSION})
+        self.signal.send(None, {"kind": "host-here", "v": self.version})
 
     def _left(self, relay_id) -> None:
         # A guest's open channel outlives its relay connection; an offer still pending, or a
@@ -657,12 +658,14 @@ class GuestNet(GuestSide):
     one now and then: the first that opens carries the table, and a direct path replaces
     the relay path as soon as it opens. Every ``seal-ready`` that carries the pinned key is
     tried (any member can copy the host's public key): the relay path is the first whose
-    piece opens, and one whose piece has not come within `CONFIRM_WAIT` is given up."""
+    piece opens, and one whose piece has not come within `CONFIRM_WAIT` is given up.
+
+    ``version``: that of the protocol its channel speaks, said in ``want-offer``."""
 
     def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None,
-                 key_pin: str | None = None):
+                 key_pin: str | None = None, *, version: int):
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
-        self.room, self.pin, self.key_pin = room, pin, key_pin
+        self.room, self.pin, self.key_pin, self.version = room, pin, key_pin, version
         self.refusals = 0                   # offers refused for a wrong identity
         self.peer: Peer | None = None
         self.sealed: SealedLink | None = None
@@ -727,7 +730,7 @@ class GuestNet(GuestSide):
     def _ask_direct(self) -> None:
         self.direct_asked = asyncio.get_event_loop().time()
         trace("guest: want-offer")
-        self.signal.send(None, {"kind": "want-offer", "v": VERSION})
+        self.signal.send(None, {"kind": "want-offer", "v": self.version})
 
     def _left(self, relay_id) -> None:
         if self.sealed is not None and relay_id == self.sealed.to:
@@ -805,7 +808,7 @@ class GuestNet(GuestSide):
             # Any member can say so: a relay path ends when its member leaves the room (`_left`;
             # the relay notices a vanished page within a minute), never on another's word.
             if not self.direct:
-                self.signal.send(sender, {"kind": "want-offer", "v": VERSION})
+                self.signal.send(sender, {"kind": "want-offer", "v": self.version})
         elif kind == "offer" and not self.direct and isinstance(payload.get("sdp"), str):
             if self.pin is not None and not identity.offer_matches(payload["sdp"], self.pin):
                 trace(f"guest: offer from {sender} refused: not the host's certificate")

@@ -331,7 +331,8 @@ class Linker:
     """Runs one device link at a time for the settings screen.
 
     ``host_net`` / ``guest_net`` make the connection (`web.net.transport.HostNet` / `GuestNet` in
-    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status)``; it
+    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status,
+    version=VERSION)``, the version of this link's protocol; it
     also tells a channel's certificate fingerprints, ``fingerprints(*conn) -> (local, remote)``.
     ``screens`` is the `ProfileScreens` whose profile is sent and merged into; ``repaint()``
     redraws; ``later(seconds, fn)`` runs ``fn`` after a while (the code's expiry, the goodbye).
@@ -389,7 +390,7 @@ class Linker:
             for its goodbye, and a guest's channels all have the same (empty) id."""
             return lambda *args: self.net is made[0] and handler(*args)
         self.net = make(room_for(code), current(self._opened), current(self._message), current(self._closed),
-                        current(self._status))
+                        current(self._status), version=VERSION)
         made.append(self.net)
         self.net.start()
         self.later(LINK_MINUTES * 60, lambda: self._expire(transfer))
