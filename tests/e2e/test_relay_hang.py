@@ -1,6 +1,6 @@
 """A relay that takes the connection and never lets the page into its room, as a relay stuck
 on its shared rooms or a proxy that swallows the upgrade can: the page gives up on that
-socket after `web.net.transport.JOIN_WAIT` seconds, says the relay cannot be reached (so the
+socket after `web.net.relay_socket.JOIN_WAIT` seconds, says the relay cannot be reached (so the
 host offers a code invite), and tries again.
 """
 
@@ -14,9 +14,9 @@ from playwright.sync_api import WebSocketRoute, expect
 from test_friends import host_table
 
 pytestmark = pytest.mark.e2e
-# The page's web.net.transport.JOIN_WAIT, read from its source (importing it needs the browser).
-TRANSPORT = Path(__file__).resolve().parents[2] / "web" / "net" / "transport.py"
-JOIN_WAIT = float(re.search(r"^JOIN_WAIT = ([\d.]+)", TRANSPORT.read_text(), re.M).group(1))
+# The page's web.net.relay_socket.JOIN_WAIT, read from its source (importing it needs the browser).
+RELAY_SOCKET = Path(__file__).resolve().parents[2] / "web" / "net" / "relay_socket.py"
+JOIN_WAIT = float(re.search(r"^JOIN_WAIT = ([\d.]+)", RELAY_SOCKET.read_text(), re.M).group(1))
 
 
 def test_a_relay_that_never_lets_the_page_in_is_given_up_and_tried_again(browser, site):

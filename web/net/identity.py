@@ -1,6 +1,6 @@
 """The host's identity, pinned in the invite link: a guest talks only to the real host.
 
-The host's browser keeps one DTLS certificate per table (`web.net.transport` makes it and
+The host's browser keeps one DTLS certificate per table (`web.net.keystore` makes it and
 stores it in IndexedDB, so a reload keeps it). Its SHA-256 fingerprint travels in the invite
 link's ``#fragment``, which browsers never send to any server. An offer names the
 certificate its sender will use in ``a=fingerprint`` lines, and the browser's DTLS handshake

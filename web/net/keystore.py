@@ -10,12 +10,9 @@ from __future__ import annotations
 import asyncio
 
 import js
-from pyodide.ffi import create_once_callable, to_js
+from pyodide.ffi import create_once_callable
 
-
-def _js(value):
-    return to_js(value, dict_converter=js.Object.fromEntries)
-
+from .browser import js_object
 
 IDENTITY_DB, IDENTITY_STORE = "cribbage-identity", "keys"
 FRESH_FOR_MS = 7 * 24 * 3600 * 1000     # a certificate this close to expiring is replaced
@@ -45,7 +42,7 @@ async def table_certificate(room: str):
     reload presents the same identity; made (ECDSA P-256) the first time. Without IndexedDB
     (some private windows) it lives as long as the page, and the invite link with it."""
     async def made():
-        return await js.RTCPeerConnection.generateCertificate(_js({"name": "ECDSA", "namedCurve": "P-256"}))
+        return await js.RTCPeerConnection.generateCertificate(js_object({"name": "ECDSA", "namedCurve": "P-256"}))
     try:
         db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
         stored = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(room))
@@ -74,8 +71,8 @@ async def table_key_pair(room: str):
     """The ECDH key pair (P-256) this browser uses for ``room``'s relay fallback; kept like
     the certificate. Its private key cannot be exported, not even by this page."""
     async def made():
-        return await js.crypto.subtle.generateKey(_js({"name": "ECDH", "namedCurve": "P-256"}), False,
-                                                  _js(["deriveBits"]))
+        return await js.crypto.subtle.generateKey(js_object({"name": "ECDH", "namedCurve": "P-256"}), False,
+                                                  js_object(["deriveBits"]))
     name = f"{room}/ecdh"
     try:
         db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))

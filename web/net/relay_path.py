@@ -21,7 +21,7 @@ answer that carries the pinned key until one confirms.
 Both sides say the handshake's version (``v``, `VERSION`); a request of another version is
 not answered (the page is older or newer than the host's: the direct path's hello says which).
 
-A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
+A `SealedLink` looks like a `web.net.rtc.Peer` to its owner (``open``, ``send``,
 ``close``), so the host's table and the guest's screen cannot tell which path carries them.
 """
 
@@ -35,6 +35,7 @@ import js
 from pyodide.ffi import to_js
 
 from . import frames
+from .browser import js_object, spawn
 
 VERSION = 2            # of the seal-hello / seal-ready handshake: 2 added the host's nonce
 ECDH = {"name": "ECDH", "namedCurve": "P-256"}
@@ -42,10 +43,7 @@ INFO = b"cribbage sealed v2"
 NONCE = 16             # bytes of the host's fresh random value in each relay path's key
 INBOX = 256            # pieces waiting to be opened; more is a flood, and the link is dropped
 PING_EVERY = 5.0       # seconds between round-trip measurements on an open link
-
-
-def _js(value):
-    return to_js(value, dict_converter=js.Object.fromEntries)
+MAX_SEALED = 8         # relay paths a host keeps, and answers a guest tries, at once (a room holds 8 members)
 
 
 def _bytes(data: bytes):
@@ -72,7 +70,7 @@ def available() -> bool:
 
 
 async def new_key_pair():
-    return await js.crypto.subtle.generateKey(_js(ECDH), False, _js(["deriveBits"]))
+    return await js.crypto.subtle.generateKey(js_object(ECDH), False, js_object(["deriveBits"]))
 
 
 async def public_bytes(pair) -> bytes:
@@ -85,13 +83,13 @@ async def shared_key(pair, guest_public: bytes, host_public: bytes, room: str, n
     the room, its info the public keys (the guest's, then the host's) and the host's ``nonce``."""
     subtle = js.crypto.subtle
     theirs = host_public if guest else guest_public
-    other = await subtle.importKey("raw", _bytes(theirs), _js(ECDH), False, _js([]))
-    bits = await subtle.deriveBits(_js({"name": "ECDH", "public": other}), pair.privateKey, 256)
-    base = await subtle.importKey("raw", bits, "HKDF", False, _js(["deriveKey"]))
-    params = _js({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
+    other = await subtle.importKey("raw", _bytes(theirs), js_object(ECDH), False, js_object([]))
+    bits = await subtle.deriveBits(js_object({"name": "ECDH", "public": other}), pair.privateKey, 256)
+    base = await subtle.importKey("raw", bits, "HKDF", False, js_object(["deriveKey"]))
+    params = js_object({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
                   "info": _bytes(INFO + guest_public + host_public + nonce)})
-    return await subtle.deriveKey(params, base, _js({"name": "AES-GCM", "length": 256}), False,
-                                  _js(["encrypt", "decrypt"]))
+    return await subtle.deriveKey(params, base, js_object({"name": "AES-GCM", "length": 256}), False,
+                                  js_object(["encrypt", "decrypt"]))
 
 
 class Pace:
@@ -151,7 +149,7 @@ class SealedLink:
     def _start_pump(self) -> None:
         if not self.pumping:
             self.pumping = True
-            asyncio.ensure_future(self._pump())
+            spawn(self._pump())
 
     async def _pump(self) -> None:
         try:
@@ -164,7 +162,7 @@ class SealedLink:
                     self.sent += 1
                     iv = secrets.token_bytes(12)
                     sealed = _py(await js.crypto.subtle.encrypt(
-                        _js({"name": "AES-GCM", "iv": _bytes(iv),
+                        js_object({"name": "AES-GCM", "iv": _bytes(iv),
                              "additionalData": _bytes(frames.associated(self.outward, self.sent, more))}),
                         key, _bytes(piece)))
                     if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
@@ -198,7 +196,7 @@ class SealedLink:
                 self.joiner.check(n, more)
                 iv, data = unb64(payload.get("iv")), unb64(payload.get("data"))
                 plain = _py(await js.crypto.subtle.decrypt(
-                    _js({"name": "AES-GCM", "iv": _bytes(iv),
+                    js_object({"name": "AES-GCM", "iv": _bytes(iv),
                          "additionalData": _bytes(frames.associated(self.inward, n, more))}),
                     key, _bytes(data)))
                 texts = self.joiner.add(n, plain, more)

@@ -27,7 +27,7 @@ import zlib
 from game.errors import ParseError
 
 TAGS = {"offer": "O1", "answer": "A1"}
-RELAY_DOWN = "relay-down"  # the status word transport gives for a relay that cannot be reached
+RELAY_DOWN = "relay-down"  # the status word web.net.relay_socket gives for a relay that cannot be reached
 MAX_CODE = 4_000          # characters: a real code is a few hundred
 MAX_SDP = 16_000          # bytes of SDP once inflated (bounded: no zip bombs)
 # Text that every Chromium, Firefox and Safari data-channel SDP repeats: deflate refers back

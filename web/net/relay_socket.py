@@ -1,0 +1,156 @@
+"""The relay's WebSocket for one room (`Signal`): joins it, forwards members' payloads both ways,
+fetches the relay's TURN credentials for `web.net.rtc`, and reconnects with backoff until
+closed. One of the few modules allowed to touch the FFI. It reports ``RELAY_DOWN`` when the
+relay cannot be reached (`web.net.signal_code`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import js
+
+from game.codec import loads
+from game.errors import ParseError
+
+from .browser import Listeners, spawn, trace
+from .relay_path import Pace
+from .rtc import relay_turn
+from .signal_code import RELAY_DOWN
+
+RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
+JOIN_WAIT = 10.0           # a relay socket not in its room by then is closed and tried again
+
+
+def relay_url() -> str:
+    """The relay's address: the page's <meta name="cribbage-relay">, else this origin's /relay."""
+    meta = js.document.querySelector('meta[name="cribbage-relay"]')
+    configured = (meta.getAttribute("content") or "").strip() if meta else ""
+    if configured:
+        return configured
+    location = js.window.location
+    scheme = "wss" if location.protocol == "https:" else "ws"
+    return f"{scheme}://{location.host}/relay"
+
+
+
+def turn_servers(reply: dict) -> list:
+    """The relay's ``ice`` reply's servers, if they look like RTCIceServer entries."""
+    servers = reply.get("iceServers")
+    if not isinstance(servers, list):
+        return []
+    return [s for s in servers if isinstance(s, dict) and isinstance(s.get("urls"), (str, list))
+            and isinstance(s.get("username"), str) and isinstance(s.get("credential"), str)][:4]
+
+
+
+class Signal:
+    """The relay's WebSocket for one room, reconnecting with backoff until closed."""
+
+    def __init__(self, room: str, on_joined, on_from, on_peer_left, on_status):
+        self.room, self.url = room, relay_url()
+        self.on_joined, self.on_from, self.on_peer_left, self.on_status = on_joined, on_from, on_peer_left, on_status
+        self.socket = None
+        self.listeners = Listeners()
+        self.closed = False
+        self.delay = 0.5
+        self.joined = False
+        self.pace = Pace()             # sealed pieces stay under the relay's rate
+        self.on_lost = None            # called when a joined socket closes (relay paths die with it)
+
+    def open(self) -> None:
+        self.listeners.clear()
+        self.joined = False
+        try:
+            self.socket = js.WebSocket.new(self.url)
+        except Exception:   # a malformed configured address: say so, retry later
+            self.on_status("The table's relay address is not valid.")
+            return
+        self.listeners.on(self.socket, "open", self._opened)
+        self.listeners.on(self.socket, "message", self._message)
+        self.listeners.on(self.socket, "close", self._closed)
+        spawn(self._watch(self.socket))
+
+    async def _watch(self, socket) -> None:
+        """Close ``socket`` if it is not in the room after `JOIN_WAIT` seconds: a connection
+        that hangs (a load balancer's dead backend, a relay stuck on its shared rooms) would
+        otherwise leave the page waiting, silent, for as long as the browser lets it."""
+        await asyncio.sleep(JOIN_WAIT)
+        if socket is self.socket and not self.joined and not self.closed:
+            trace(f"relay: not in the room after {JOIN_WAIT:.0f} s (socket state {socket.readyState}): trying again")
+            socket.close()
+
+    def _opened(self, _event) -> None:
+        self.delay = 0.5
+        trace("relay: socket open, joining the room")
+        self.socket.send(json.dumps({"type": "join", "room": self.room}))
+
+    def _message(self, event) -> None:
+        try:
+            message = loads(str(event.data), "a relay message", max_depth=4)
+        except ParseError:
+            return
+        if not isinstance(message, dict):
+            return
+        kind = message.get("type")
+        if kind == "joined":
+            self.joined = True
+            trace(f"relay: in the room with {len(message.get('peers') or [])} other member(s)")
+            self.on_status("")
+            if message.get("ice") is True:      # the relay mints TURN credentials: ask for some
+                self.socket.send(json.dumps({"type": "ice"}))
+            self.on_joined(message.get("peers", []))
+        elif kind == "ice":
+            relay_turn[:] = turn_servers(message)
+            ttl = message.get("ttl")
+            if relay_turn and isinstance(ttl, (int, float)) and ttl >= 60:
+                spawn(self._refresh_ice(ttl / 2))
+        elif kind == "from":
+            try:
+                payload = loads(message.get("data", ""), "a member's message", max_depth=4)
+            except ParseError:
+                return
+            if isinstance(payload, dict):
+                self.on_from(message.get("from"), payload)
+        elif kind == "peer-left":
+            trace(f"relay: member {message.get('id')} left")
+            self.on_peer_left(message.get("id"))
+        elif kind == "error":
+            js.console.warn(f"relay: {message.get('code')}: {message.get('reason')}")
+            if message.get("code") in ("room-full", "too-many-rooms", "bad-room"):
+                self.on_status(f"The relay refused this table: {message.get('reason')}")
+
+    async def _refresh_ice(self, after: float) -> None:
+        await asyncio.sleep(after)
+        if self.joined and not self.closed:
+            self.socket.send(json.dumps({"type": "ice"}))
+
+    def _closed(self, event) -> None:
+        was_joined, self.joined = self.joined, False
+        trace(f"relay: socket closed (code {getattr(event, 'code', '?')}, {'was' if was_joined else 'never'} in the room)")
+        if was_joined and self.on_lost is not None:
+            self.on_lost()
+        if self.closed:
+            return
+        self.on_status("" if was_joined else RELAY_DOWN)   # never got in: no relay there
+        spawn(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        await asyncio.sleep(self.delay)
+        self.delay = min(self.delay * 2, RETRY_MAX)
+        if not self.closed:
+            self.open()
+
+    def send(self, to, payload: dict) -> bool:
+        if self.socket is None or not self.joined or self.socket.readyState != 1:
+            return False
+        self.socket.send(json.dumps({"type": "send", "to": to, "data": json.dumps(payload)}))
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.listeners.clear()
+        if self.socket is not None:
+            self.socket.close()
+
