@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LINTED = ("game", "relay", "serve.py", "tests", "bench", "scripts")
+LINTED = ("game", "relay", "serve.py", "tests", "bench", "scripts", "typings", "web/net")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

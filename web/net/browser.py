@@ -1,6 +1,6 @@
 """What web.net's browser modules share: `trace`, each step of a connection for DevTools;
-`js_object`, a dict as a plain JavaScript object; `Listeners`, the event listeners a
-connection owns; and `spawn`, a background task kept alive until it is done.
+`js_object`, a dict as a plain JavaScript object; and `Listeners`, the event listeners a
+connection owns.
 
 Each step of a connection (the relay joined or lost, an offer, an answer, a channel opened or
 closed) is traced with ``console.debug`` ("cribbage net: ..."): a self-hoster whose friends
@@ -10,12 +10,12 @@ reports when one fails.
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Callable, Mapping, Sequence
 
 import js
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import JsDoubleProxy, JsProxy, create_proxy, to_js
 
-RUNNING: set = set()       # the tasks `spawn` started, until each is done
+Handler = Callable[[JsProxy], object]     # an event listener: the event in, its result ignored
 
 
 def trace(text: str) -> None:
@@ -23,28 +23,20 @@ def trace(text: str) -> None:
     js.console.debug(f"cribbage net: {text}")
 
 
-def js_object(value):
+def js_object(value: Mapping[str, object] | Sequence[object]) -> JsProxy:
     """``value`` as JavaScript, a dict as a plain object (not a Map, whose keys a Web API
     would not see)."""
-    return to_js(value, dict_converter=js.Object.fromEntries)
-
-
-def spawn(work):
-    """Run the coroutine ``work`` in the background, kept referred to until it is done: the
-    event loop holds only a weak reference to a task, which could otherwise vanish unfinished."""
-    task = asyncio.ensure_future(work)
-    RUNNING.add(task)
-    task.add_done_callback(RUNNING.discard)
-    return task
+    converted: JsProxy = to_js(value, dict_converter=js.Object.fromEntries)
+    return converted
 
 
 class Listeners:
     """Event listeners we own: kept alive while attached, destroyed on `clear`."""
 
-    def __init__(self):
-        self.items = []
+    def __init__(self) -> None:
+        self.items: list[tuple[JsProxy, str, JsDoubleProxy[Handler]]] = []
 
-    def on(self, target, name: str, handler) -> None:
+    def on(self, target: JsProxy, name: str, handler: Handler) -> None:
         proxy = create_proxy(handler)
         target.addEventListener(name, proxy)
         self.items.append((target, name, proxy))

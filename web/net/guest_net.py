@@ -6,14 +6,19 @@ offer (and falls back to the relay path, `web.net.relay_path`, when no direct pa
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from pyodide.ffi import JsProxy
 
 from game.errors import ParseError
 
 from . import frames, identity, relay_path, signal_code
-from .browser import spawn, trace
+from .browser import trace
 from .relay_path import MAX_SEALED, SealedLink, b64, unb64
 from .relay_socket import Signal
 from .rtc import Peer, answer_offer, candidates, peer_path
+from .tasks import spawn
 
 ASK_EVERY = 3.0            # a guest without a channel asks for an offer this often
 CONNECT_WAIT = 10.0        # ... but not while the channel of its last answer may still open
@@ -31,16 +36,21 @@ HOST_GONE = ("The host has left the table: they closed the page or lost their co
 
 
 class GuestSide:
-    """What every guest connection has: at most one peer, the host."""
+    """What every guest connection has: at most one peer, the host; and its owner's
+    ``on_open()``, ``on_message(text)``, ``on_close()`` and ``on_status(text)``."""
 
     peer: Peer | None = None
+    on_open: Callable[[], object]
+    on_message: Callable[[str], object]
+    on_close: Callable[[], object]
+    on_status: Callable[[str], object]
 
     @property
     def connected(self) -> bool:
         return self.peer is not None and self.peer.open
 
     def send(self, text: str) -> bool:
-        if self.connected:
+        if self.peer is not None and self.peer.open:
             self.peer.send(text)
             return True
         return False
@@ -49,13 +59,12 @@ class GuestSide:
         self.on_status("")
         self.on_open()
 
-    def fingerprints(self) -> tuple[list, list]:
+    def fingerprints(self) -> tuple[identity.Fingerprints, identity.Fingerprints]:
         """(local, remote): as `HostNet.fingerprints`, for the channel to the host."""
         pc = self.peer.pc if self.peer is not None else None
         local = getattr(getattr(pc, "localDescription", None), "sdp", None)
         remote = getattr(getattr(pc, "remoteDescription", None), "sdp", None)
         return identity.fingerprints(local or ""), identity.fingerprints(remote or "")
-
 
 
 class GuestNet(GuestSide):
@@ -72,22 +81,23 @@ class GuestNet(GuestSide):
 
     ``version``: that of the protocol its channel speaks, said in ``want-offer``."""
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status, pin: str | None = None,
-                 key_pin: str | None = None, *, version: int):
+    def __init__(self, room: str, on_open: Callable[[], object], on_message: Callable[[str], object],
+                 on_close: Callable[[], object], on_status: Callable[[str], object], pin: str | None = None,
+                 key_pin: str | None = None, *, version: int) -> None:
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.room, self.pin, self.key_pin, self.version = room, pin, key_pin, version
         self.refusals = 0                   # offers refused for a wrong identity
         self.peer: Peer | None = None
         self.sealed: SealedLink | None = None
-        self.sealing = None                 # (key pair, public bytes) of the relay path asked for
+        self.sealing: tuple[JsProxy, bytes] | None = None   # (key pair, public bytes) of the relay path asked for
         self.sealing_at = -99.0
         self.trials: dict[str, SealedLink] = {}   # relay member -> its answer, until a piece opens
-        self.host_id = None
+        self.host_id: str | None = None
         self.closed = False
-        self.since = None
+        self.since = 0.0                    # when it last had a path to the host (or started looking)
         self.answered_at = 0.0
         self.direct_asked = 0.0
-        self.hosts: set = set()             # relay members in the room that spoke as the host
+        self.hosts: set[str] = set()        # relay members in the room that spoke as the host
         self.host_left = False              # ... and every one of them has left it since
         self.signal = Signal(room, self._joined, self._from, self._left, self._relay_status)
         self.signal.on_lost = self._relay_lost
@@ -106,7 +116,7 @@ class GuestNet(GuestSide):
         return self.direct or (self.sealed is not None and self.sealed.open)
 
     def send(self, text: str) -> bool:
-        if self.direct:
+        if self.peer is not None and self.peer.open:
             self.peer.send(text)
         elif self.sealed is not None and self.sealed.open:
             self.sealed.send(text)
@@ -116,7 +126,7 @@ class GuestNet(GuestSide):
 
     async def path(self) -> tuple[str, float | None] | None:
         """How this guest reaches the host now: ("direct" / "TURN" / "relay", round trip ms)."""
-        if self.direct:
+        if self.peer is not None and self.peer.open:
             return await peer_path(self.peer)
         if self.sealed is not None and self.sealed.open:
             return ("relay", self.sealed.rtt_ms)
@@ -130,7 +140,7 @@ class GuestNet(GuestSide):
         if not self.connected:
             self.on_status(text or "Connecting to the table…")
 
-    def _joined(self, peers) -> None:
+    def _joined(self, peers: list[str]) -> None:
         if self.connected:
             return
         if not peers:
@@ -142,7 +152,7 @@ class GuestNet(GuestSide):
         trace("guest: want-offer")
         self.signal.send(None, {"kind": "want-offer", "v": self.version})
 
-    def _left(self, relay_id) -> None:
+    def _left(self, relay_id: str) -> None:
         if self.sealed is not None and relay_id == self.sealed.to:
             self.sealed.close()
         if relay_id in self.trials:
@@ -209,7 +219,7 @@ class GuestNet(GuestSide):
         trace("guest: seal-hello")
         self.signal.send(None, {"kind": "seal-hello", "v": relay_path.VERSION, "pub": b64(public)})
 
-    def _from(self, sender, payload: dict) -> None:
+    def _from(self, sender: str, payload: dict[str, Any]) -> None:
         kind = payload.get("kind")
         if kind in ("host-here", "offer", "seal-ready"):
             self.hosts.add(sender)
@@ -239,9 +249,9 @@ class GuestNet(GuestSide):
             elif link is self.sealed:
                 self.signal.send(sender, {"kind": "seal-pong", "t": payload.get("t")})
 
-    def _sealed_ready(self, sender, ready: dict) -> None:
+    def _sealed_ready(self, sender: str, ready: dict[str, Any]) -> None:
         """A member answers our seal-hello: with the pinned key, try it (`CONFIRM_WAIT`)."""
-        if sender in self.trials or len(self.trials) >= MAX_SEALED or ready.get("v") != relay_path.VERSION:
+        if self.sealing is None or sender in self.trials or len(self.trials) >= MAX_SEALED or ready.get("v") != relay_path.VERSION:
             return
         try:
             theirs, nonce = unb64(ready.get("pub")), unb64(ready.get("nonce"))
@@ -302,7 +312,7 @@ class GuestNet(GuestSide):
             link.close()
         self._opened()
 
-    async def _answer(self, sender, sdp: str) -> None:
+    async def _answer(self, sender: str, sdp: str) -> None:
         if self.peer is not None:
             self.peer.close()
         peer = self.peer = Peer()
@@ -337,14 +347,14 @@ class GuestNet(GuestSide):
             self.peer.close()
 
 
-
 class CodeGuestNet(GuestSide):
     """A guest invited by code (no relay): answers the offer from the link and hands the answer
     code to ``on_answer(code)`` for the friend to send to the host. Without a relay there is no
     reconnecting: a lost channel needs a new invite link."""
 
-    def __init__(self, offer_code: str, on_open, on_message, on_close, on_status, on_answer,
-                 pin: str | None = None):
+    def __init__(self, offer_code: str, on_open: Callable[[], object], on_message: Callable[[str], object],
+                 on_close: Callable[[], object], on_status: Callable[[str], object],
+                 on_answer: Callable[[str], object], pin: str | None = None) -> None:
         self.offer_code, self.pin = offer_code, pin
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.on_answer = on_answer

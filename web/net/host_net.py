@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pyodide.ffi import JsProxy
 
 from game.errors import ParseError
 
-from . import frames, relay_path, identity, signal_code
-from .browser import js_object, spawn, trace
+from . import frames, identity, relay_path, signal_code
+from .browser import js_object, trace
 from .channels import ChannelBook
 from .offers import OfferBook
 from .relay_path import MAX_SEALED, SealedLink, b64, unb64
 from .relay_socket import Signal
 from .rtc import Peer, candidates, gathered, peer_path
+from .tasks import spawn
 
 SEAL_EVERY = 3.0           # seconds a member must wait between two relay path requests
 
@@ -28,14 +33,16 @@ class HostNet:
     fresh id per channel. ``version``: that of the protocol its channels speak, said in
     ``host-here`` (the channel itself checks it)."""
 
-    def __init__(self, room: str, on_open, on_message, on_close, on_status, certificate=None,
-                 key_pair=None, key_public: bytes = b"", *, version: int):
+    def __init__(self, room: str, on_open: Callable[[str], object], on_message: Callable[[str, str], object],
+                 on_close: Callable[[str], object], on_status: Callable[[str], object],
+                 certificate: JsProxy | None = None, key_pair: JsProxy | None = None, key_public: bytes = b"",
+                 *, version: int) -> None:
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.room, self.version = room, version
         self.certificate = certificate      # the table's identity; None: one per connection
         self.key_pair, self.key_public = key_pair, key_public    # the relay path's (web.net.relay_path)
         self.peers: dict[str, Peer] = {}    # relay id -> peer
-        self.conns: dict = {}               # conn -> Peer or SealedLink
+        self.conns: dict[str, Peer | SealedLink] = {}
         self.sealed: dict[str, SealedLink] = {}   # relay id -> its relay path
         self.sealed_asked: dict[str, float] = {}  # relay id -> when it last asked for one
         self.count = 0
@@ -50,10 +57,10 @@ class HostNet:
         self.signal.open()
         spawn(self._tick_loop())
 
-    def _joined(self, _peers) -> None:
+    def _joined(self, _peers: list[str]) -> None:
         self.signal.send(None, {"kind": "host-here", "v": self.version})
 
-    def _left(self, relay_id) -> None:
+    def _left(self, relay_id: str) -> None:
         # A guest's open channel outlives its relay connection; an offer still pending, or a
         # relay path, does not.
         self.book.forget(relay_id)
@@ -69,7 +76,7 @@ class HostNet:
             link.close()
         self.sealed.clear()
 
-    def _from(self, sender, payload: dict) -> None:
+    def _from(self, sender: str, payload: dict[str, Any]) -> None:
         kind = payload.get("kind")
         if kind == "want-offer":
             # Any version gets an offer: the version is checked on the channel, where a guest
@@ -97,7 +104,7 @@ class HostNet:
 
     # -- the relay path (web.net.relay_path) --
 
-    def _seal_asked(self, member, hello: dict) -> None:
+    def _seal_asked(self, member: str, hello: dict[str, Any]) -> None:
         """A guest with no direct path asks for the relay path: at most one per member, one
         request per `SEAL_EVERY`, `MAX_SEALED` in all. Each gets a key of its own (a fresh
         nonce), and a first piece at once, by which the guest knows this is the host."""
@@ -143,19 +150,19 @@ class HostNet:
                 self.signal.send(member, {"kind": "seal-ping", "t": now})
             self._close_channels(self.channels.expire(now), "no one sat down on it")
 
-    def seated(self, conns) -> None:
+    def seated(self, conns: Iterable[str]) -> None:
         """The table's conns that have a seat now (the others are bounded: `web.net.channels`)."""
         self.channels.seated(set(conns))
 
-    def _close_channels(self, conns: list, reason: str) -> None:
+    def _close_channels(self, conns: list[str], reason: str) -> None:
         for conn in conns:
             trace(f"host: closing channel {conn}: {reason}")
             self._closed(conn)
 
-    async def paths(self) -> dict:
+    async def paths(self) -> dict[str, tuple[str, float | None]]:
         """``conn -> (path, round trip in ms or None)`` for every open connection; the path is
         ``"direct"``, ``"TURN"`` or ``"relay"``."""
-        found = {}
+        found: dict[str, tuple[str, float | None]] = {}
         for conn, link in list(self.conns.items()):
             if not link.open:
                 continue
@@ -165,7 +172,7 @@ class HostNet:
                 found[conn] = await peer_path(link)
         return found
 
-    def _drop_pending(self, relay_id) -> None:
+    def _drop_pending(self, relay_id: str) -> None:
         peer = self.peers.get(relay_id)
         if peer is not None and not peer.open:
             del self.peers[relay_id]
@@ -181,7 +188,7 @@ class HostNet:
             trace(f"host: offer to {relay_id}")
             self.signal.send(relay_id, {"kind": "offer", "sdp": sdp})
 
-    def _new_peer(self, relay_id=None) -> Peer:
+    def _new_peer(self, relay_id: str | None = None) -> Peer:
         """A peer with its data channel, known by a fresh conn id."""
         self.count += 1
         conn = f"c{self.count}"
@@ -189,7 +196,7 @@ class HostNet:
         self.conns[conn] = peer
         channel = peer.pc.createDataChannel("table", js_object({"ordered": True}))
 
-        def opened():
+        def opened() -> None:
             trace(f"host: channel {conn} open (relay member {relay_id})")
             if relay_id is not None:
                 self.book.connected(str(relay_id))
@@ -204,7 +211,7 @@ class HostNet:
         """Peer connections this host holds now (open channels, pending offers, a code invite)."""
         return len(self.conns)
 
-    def fingerprints(self, conn) -> tuple[list, list]:
+    def fingerprints(self, conn: str) -> tuple[identity.Fingerprints, identity.Fingerprints]:
         """(local, remote): the certificate fingerprints (`identity.fingerprints`) in the SDPs of
         channel ``conn``, this browser's and the guest's, for a device link to prove its code
         over (web.profile.device_link). [] for an SDP not known yet: Chromium may open the
@@ -218,7 +225,7 @@ class HostNet:
         offer = await peer.pc.createOffer()
         await peer.pc.setLocalDescription(offer)
         await gathered(peer.pc)
-        return peer.pc.localDescription.sdp
+        return str(peer.pc.localDescription.sdp)
 
     async def _answer(self, peer: Peer, sdp: str) -> None:
         if peer.pc.signalingState == "have-local-offer":
@@ -268,13 +275,13 @@ class HostNet:
             if known is peer:
                 del self.peers[relay_id]
                 self.book.forget(str(relay_id))
-        for relay_id, known in list(self.sealed.items()):
-            if known is peer:
+        for relay_id, link in list(self.sealed.items()):
+            if link is peer:
                 del self.sealed[relay_id]
         peer.close()
         self.on_close(conn)
 
-    def send(self, conn, text: str) -> None:
+    def send(self, conn: str, text: str) -> None:
         peer = self.conns.get(conn)
         if peer is not None:
             peer.send(text)

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
+from typing import Any
 
 import js
+from pyodide.ffi import JsProxy
 
 from game.codec import loads
 from game.errors import ParseError
 
-from .browser import Listeners, spawn, trace
+from .browser import Listeners, trace
 from .relay_path import Pace
 from .rtc import relay_turn
 from .signal_code import RELAY_DOWN
+from .tasks import spawn
 
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 JOIN_WAIT = 10.0           # a relay socket not in its room by then is closed and tried again
@@ -26,7 +30,7 @@ JOIN_WAIT = 10.0           # a relay socket not in its room by then is closed an
 def relay_url() -> str:
     """The relay's address: the page's <meta name="cribbage-relay">, else this origin's /relay."""
     meta = js.document.querySelector('meta[name="cribbage-relay"]')
-    configured = (meta.getAttribute("content") or "").strip() if meta else ""
+    configured = str(meta.getAttribute("content") or "").strip() if meta else ""
     if configured:
         return configured
     location = js.window.location
@@ -34,8 +38,7 @@ def relay_url() -> str:
     return f"{scheme}://{location.host}/relay"
 
 
-
-def turn_servers(reply: dict) -> list:
+def turn_servers(reply: dict[str, Any]) -> list[dict[str, Any]]:
     """The relay's ``ice`` reply's servers, if they look like RTCIceServer entries."""
     servers = reply.get("iceServers")
     if not isinstance(servers, list):
@@ -44,35 +47,39 @@ def turn_servers(reply: dict) -> list:
             and isinstance(s.get("username"), str) and isinstance(s.get("credential"), str)][:4]
 
 
-
 class Signal:
-    """The relay's WebSocket for one room, reconnecting with backoff until closed."""
+    """The relay's WebSocket for one room, reconnecting with backoff until closed. It calls
+    ``on_joined(peers)`` with the ids of the room's other members, ``on_from(member, payload)``
+    for a member's JSON object, ``on_peer_left(member)`` and ``on_status(text)`` ("": all is
+    well). The relay is not trusted: a member id that is not a string is ignored."""
 
-    def __init__(self, room: str, on_joined, on_from, on_peer_left, on_status):
+    def __init__(self, room: str, on_joined: Callable[[list[str]], object],
+                 on_from: Callable[[str, dict[str, Any]], object], on_peer_left: Callable[[str], object],
+                 on_status: Callable[[str], object]) -> None:
         self.room, self.url = room, relay_url()
         self.on_joined, self.on_from, self.on_peer_left, self.on_status = on_joined, on_from, on_peer_left, on_status
-        self.socket = None
+        self.socket: JsProxy | None = None
         self.listeners = Listeners()
         self.closed = False
         self.delay = 0.5
         self.joined = False
         self.pace = Pace()             # sealed pieces stay under the relay's rate
-        self.on_lost = None            # called when a joined socket closes (relay paths die with it)
+        self.on_lost: Callable[[], object] | None = None   # when a joined socket closes (relay paths die with it)
 
     def open(self) -> None:
         self.listeners.clear()
         self.joined = False
         try:
-            self.socket = js.WebSocket.new(self.url)
+            self.socket = socket = js.WebSocket.new(self.url)
         except Exception:   # a malformed configured address: say so, retry later
             self.on_status("The table's relay address is not valid.")
             return
-        self.listeners.on(self.socket, "open", self._opened)
-        self.listeners.on(self.socket, "message", self._message)
-        self.listeners.on(self.socket, "close", self._closed)
-        spawn(self._watch(self.socket))
+        self.listeners.on(socket, "open", self._opened)
+        self.listeners.on(socket, "message", self._message)
+        self.listeners.on(socket, "close", self._closed)
+        spawn(self._watch(socket))
 
-    async def _watch(self, socket) -> None:
+    async def _watch(self, socket: JsProxy) -> None:
         """Close ``socket`` if it is not in the room after `JOIN_WAIT` seconds: a connection
         that hangs (a load balancer's dead backend, a relay stuck on its shared rooms) would
         otherwise leave the page waiting, silent, for as long as the browser lets it."""
@@ -81,12 +88,16 @@ class Signal:
             trace(f"relay: not in the room after {JOIN_WAIT:.0f} s (socket state {socket.readyState}): trying again")
             socket.close()
 
-    def _opened(self, _event) -> None:
+    def _send(self, message: dict[str, object]) -> None:
+        if self.socket is not None:
+            self.socket.send(json.dumps(message))
+
+    def _opened(self, _event: JsProxy) -> None:
         self.delay = 0.5
         trace("relay: socket open, joining the room")
-        self.socket.send(json.dumps({"type": "join", "room": self.room}))
+        self._send({"type": "join", "room": self.room})
 
-    def _message(self, event) -> None:
+    def _message(self, event: JsProxy) -> None:
         try:
             message = loads(str(event.data), "a relay message", max_depth=4)
         except ParseError:
@@ -99,8 +110,9 @@ class Signal:
             trace(f"relay: in the room with {len(message.get('peers') or [])} other member(s)")
             self.on_status("")
             if message.get("ice") is True:      # the relay mints TURN credentials: ask for some
-                self.socket.send(json.dumps({"type": "ice"}))
-            self.on_joined(message.get("peers", []))
+                self._send({"type": "ice"})
+            peers = message.get("peers")
+            self.on_joined([peer for peer in peers if isinstance(peer, str)] if isinstance(peers, list) else [])
         elif kind == "ice":
             relay_turn[:] = turn_servers(message)
             ttl = message.get("ttl")
@@ -111,11 +123,12 @@ class Signal:
                 payload = loads(message.get("data", ""), "a member's message", max_depth=4)
             except ParseError:
                 return
-            if isinstance(payload, dict):
-                self.on_from(message.get("from"), payload)
-        elif kind == "peer-left":
-            trace(f"relay: member {message.get('id')} left")
-            self.on_peer_left(message.get("id"))
+            sender = message.get("from")
+            if isinstance(payload, dict) and isinstance(sender, str):
+                self.on_from(sender, payload)
+        elif kind == "peer-left" and isinstance(message.get("id"), str):
+            trace(f"relay: member {message['id']} left")
+            self.on_peer_left(message["id"])
         elif kind == "error":
             js.console.warn(f"relay: {message.get('code')}: {message.get('reason')}")
             if message.get("code") in ("room-full", "too-many-rooms", "bad-room"):
@@ -124,9 +137,9 @@ class Signal:
     async def _refresh_ice(self, after: float) -> None:
         await asyncio.sleep(after)
         if self.joined and not self.closed:
-            self.socket.send(json.dumps({"type": "ice"}))
+            self._send({"type": "ice"})
 
-    def _closed(self, event) -> None:
+    def _closed(self, event: JsProxy) -> None:
         was_joined, self.joined = self.joined, False
         trace(f"relay: socket closed (code {getattr(event, 'code', '?')}, {'was' if was_joined else 'never'} in the room)")
         if was_joined and self.on_lost is not None:
@@ -142,10 +155,11 @@ class Signal:
         if not self.closed:
             self.open()
 
-    def send(self, to, payload: dict) -> bool:
+    def send(self, to: str | None, payload: dict[str, object]) -> bool:
+        """Send ``payload`` to member ``to`` (None: every other member); False when not in the room."""
         if self.socket is None or not self.joined or self.socket.readyState != 1:
             return False
-        self.socket.send(json.dumps({"type": "send", "to": to, "data": json.dumps(payload)}))
+        self._send({"type": "send", "to": to, "data": json.dumps(payload)})
         return True
 
     def close(self) -> None:
