@@ -17,7 +17,7 @@ from web.profile.model import Profile
 from web.profile.screens import ProfileScreens
 from web.profile.records import record_game
 from web.session import Session
-from web.net.signal_code import RELAY_DOWN
+from web.net.signal_code import REFUSED, RELAY_DOWN
 
 
 def finished(seed):
@@ -155,8 +155,9 @@ class Hub:
     """Rooms of fake connections. A guest that starts is joined to the first host in its room
     (and a host that starts, to the guests waiting there); `connect` joins any two."""
 
-    def __init__(self, relay=True):
+    def __init__(self, relay=True, refusal=""):
         self.relay, self.rooms, self.timers, self.queue = relay, {}, [], []
+        self.refusal = refusal      # the relay's reason for refusing every join ("": none)
 
     def pump(self):
         """Deliver messages in order, as a data channel does, once both ends are open."""
@@ -200,6 +201,8 @@ class FakeNet:
     def start(self):
         if not self.hub.relay:
             return self.on_status(RELAY_DOWN)
+        if self.hub.refusal:
+            return self.on_status(REFUSED + self.hub.refusal)
         members = self.hub.rooms.setdefault(self.room, [])
         members.append(self)
         hosts = [m for m in members if m.role == "host" and not m.closed]
@@ -358,6 +361,16 @@ def test_a_wrong_code_a_missing_relay_and_expiry_say_so(records):
     offline_screens, offline = device(Hub(relay=False), Profile.new("Ann"))
     offline.show()
     assert offline_screens.link.status == NO_RELAY and offline_screens.link.finished
+
+
+def test_a_relay_that_refuses_the_join_says_why_and_the_link_waits():
+    """Someone who mistyped many codes in a minute (the relay counts joins per address):
+    the device says what the relay said, not "looking for the device", and the link stays on."""
+    why = "one address may join at most 60 rooms a minute: try again in a minute"
+    for start in (lambda linker: linker.show(), lambda linker: linker.enter("K7MQ-2XRT")):
+        screens, linker = device(Hub(refusal=why), Profile.new("Ann"))
+        start(linker)
+        assert screens.link.status.endswith(why) and not screens.link.finished, screens.link
 
 
 def test_someone_who_knows_only_the_room_is_refused_and_gets_nothing(records):

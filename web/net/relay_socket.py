@@ -1,7 +1,8 @@
 """The relay's WebSocket for one room (`Signal`): joins it, forwards members' payloads both ways,
 fetches the relay's TURN credentials for `web.net.rtc`, and reconnects with backoff until
 closed. One of the few modules allowed to touch the FFI. It reports ``RELAY_DOWN`` when the
-relay cannot be reached (`web.net.signal_code`).
+relay cannot be reached, and the relay's reason, after ``REFUSED`` (`web.net.signal_code`),
+when it refuses the join (a full room; too many joins from this address this minute...).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from game.errors import ParseError
 from .browser import Listeners, trace
 from .relay_path import Pace
 from .rtc import relay_turn
-from .signal_code import RELAY_DOWN
+from .signal_code import REFUSED, RELAY_DOWN
 from .tasks import spawn
 
 RETRY_MAX = 8.0            # longest wait between relay reconnection attempts
 JOIN_WAIT = 10.0           # a relay socket not in its room by then is closed and tried again
+# The relay's refusals of a join (relay.rooms), said to the page in words: the relay is up.
+JOIN_REFUSALS = ("room-full", "too-many-rooms", "bad-room", "too-many-joins")
 
 
 def relay_url() -> str:
@@ -63,12 +66,13 @@ class Signal:
         self.closed = False
         self.delay = 0.5
         self.joined = False
+        self.refused = ""              # the relay's refusal of this socket's join, in words
         self.pace = Pace()             # sealed pieces stay under the relay's rate
         self.on_lost: Callable[[], object] | None = None   # when a joined socket closes (relay paths die with it)
 
     def open(self) -> None:
         self.listeners.clear()
-        self.joined = False
+        self.joined, self.refused = False, ""
         try:
             self.socket = socket = js.WebSocket.new(self.url)
         except Exception:   # a malformed configured address: say so, retry later
@@ -93,7 +97,6 @@ class Signal:
             self.socket.send(json.dumps(message))
 
     def _opened(self, _event: JsProxy) -> None:
-        self.delay = 0.5
         trace("relay: socket open, joining the room")
         self._send({"type": "join", "room": self.room})
 
@@ -106,7 +109,7 @@ class Signal:
             return
         kind = message.get("type")
         if kind == "joined":
-            self.joined = True
+            self.joined, self.delay = True, 0.5    # in: the next outage starts its backoff afresh
             trace(f"relay: in the room with {len(message.get('peers') or [])} other member(s)")
             self.on_status("")
             if message.get("ice") is True:      # the relay mints TURN credentials: ask for some
@@ -131,8 +134,9 @@ class Signal:
             self.on_peer_left(message["id"])
         elif kind == "error":
             js.console.warn(f"relay: {message.get('code')}: {message.get('reason')}")
-            if message.get("code") in ("room-full", "too-many-rooms", "bad-room"):
-                self.on_status(f"The relay refused this table: {message.get('reason')}")
+            if message.get("code") in JOIN_REFUSALS and not self.joined:
+                self.refused = f"{REFUSED}{message.get('reason')}"
+                self.on_status(self.refused)
 
     async def _refresh_ice(self, after: float) -> None:
         await asyncio.sleep(after)
@@ -146,7 +150,7 @@ class Signal:
             self.on_lost()
         if self.closed:
             return
-        self.on_status("" if was_joined else RELAY_DOWN)   # never got in: no relay there
+        self.on_status("" if was_joined else self.refused or RELAY_DOWN)   # never got in: refused, or no relay
         spawn(self._reconnect())
 
     async def _reconnect(self) -> None:

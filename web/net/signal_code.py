@@ -28,6 +28,7 @@ from game.errors import ParseError
 
 TAGS = {"offer": "O1", "answer": "A1"}
 RELAY_DOWN = "relay-down"  # the status word web.net.relay_socket gives for a relay that cannot be reached
+REFUSED = "The relay refused this table: "   # ... and how its status for a refused join begins, the reason after
 MAX_CODE = 4_000          # characters: a real code is a few hundred
 MAX_SDP = 16_000          # bytes of SDP once inflated (bounded: no zip bombs)
 # Text that every Chromium, Firefox and Safari data-channel SDP repeats: deflate refers back

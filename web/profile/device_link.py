@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from game.codec import loads
 from game.errors import ParseError
 
-from ..net.signal_code import RELAY_DOWN
+from ..net.signal_code import REFUSED, RELAY_DOWN
 
 VERSION = 2                                      # 2: the handshake before the profiles
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone
@@ -491,6 +491,8 @@ class Linker:
             self.cancel(NO_RELAY)
         elif text == "version":
             self.cancel("The other device runs another version of the game: reload both pages.")
+        elif text.startswith(REFUSED) and not self.connected:     # it tries again meanwhile
+            self._say(f"The relay turned this device away for now: {text.removeprefix(REFUSED)}")
         elif text and not self.connected and self.screens.link and not self.screens.link.showing:
             self._say("Looking for the device showing this code… (check the code if this takes long)")
 
