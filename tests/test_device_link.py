@@ -10,9 +10,10 @@ import secrets
 import pytest
 
 from game.errors import ParseError
-from web.profile.device_link import (ALPHABET, DESCRIBED_WAIT, NO_RELAY, P, PART_CHARS, PROOF_SECONDS,
-                                     REFUSED_SHOWN, REFUSED_TYPED, Handshake, Linker, Transfer, ack, new_code,
-                                     VERSION, read_code, room_for, secret_of)
+from web.profile.device_link import (ALPHABET, DESCRIBED_WAIT, NO_RELAY, PART_CHARS, PROOF_SECONDS, REFUSED_SHOWN,
+                                     REFUSED_TYPED, VERSION, Linker, Transfer, ack, new_code, read_code, room_for,
+                                     secret_of)
+from web.profile.pake import P, Handshake
 from web.profile.model import Profile
 from web.profile.screens import ProfileScreens
 from web.profile.records import record_game
