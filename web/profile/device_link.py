@@ -35,12 +35,23 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from game.errors import ParseError
 
 from ..net.signal_code import REFUSED, RELAY_DOWN
 from .pake import VERSION, Handshake, OtherVersion, channel_of, read_message
+
+if TYPE_CHECKING:
+    from .screens import ProfileScreens
+
+Conn = tuple[str, ...]   # a channel as its net names it: (conn id,) at the showing end, () at the typing end
+# `web.net.transport.HostNet` or `GuestNet` (or a test's fake): see `Linker`. Their send and
+# fingerprints take a channel's id, or none: Linker calls them with ``*conn``.
+Net = Any
+
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone
 CODE_LENGTH = 8
 ROOM_CHARS = 4                                   # the code's first half names the room, the rest is the secret
@@ -135,7 +146,7 @@ class Transfer:
         out, self.replies = self.replies, []
         return out
 
-    def receive(self, text) -> None:
+    def receive(self, text: object) -> None:
         data = read_message(text, PART_CHARS * 2 + 200)
         if data.get("type") == "got" and set(data) == {"v", "type"}:
             self.acked = True
@@ -182,15 +193,16 @@ class Linker:
     with, and any handshake that fails stops the link on this device.
     """
 
-    def __init__(self, screens, host_net, guest_net, repaint, later):
+    def __init__(self, screens: ProfileScreens, host_net: Callable[..., Net], guest_net: Callable[..., Net],
+                 repaint: Callable[[], object], later: Callable[[float, Callable[[], object]], object]) -> None:
         self.screens, self.host_net, self.guest_net = screens, host_net, guest_net
         self.repaint, self.later = repaint, later
-        self.net = None
+        self.net: Net | None = None
         self.code, self.showing = "", False
         self.transfer: Transfer | None = None
-        self.checks: dict[tuple, Handshake] = {}   # channels still proving they know the code
-        self.early: dict[tuple, list] = {}          # channels whose SDPs are not known yet: what they sent
-        self.peer = None            # the channel we swap with (the first that proved it)
+        self.checks: dict[Conn, Handshake] = {}   # channels still proving they know the code
+        self.early: dict[Conn, list[str]] = {}    # channels whose SDPs are not known yet: what they sent
+        self.peer: Conn | None = None   # the channel we swap with (the first that proved it)
         self.connected = False
         self.merged = False
         self.news = ""              # what the merge brought, in words
@@ -216,16 +228,16 @@ class Linker:
 
     # -- the connection's events --
 
-    def _begin(self, code: str, showing: bool, make, status: str) -> None:
+    def _begin(self, code: str, showing: bool, make: Callable[..., Net], status: str) -> None:
         self._stop()
         self.code, self.showing = code, showing
         self.transfer = Transfer(self.screens.export())
         self.peer, self.connected, self.merged = None, False, False
         self._state(LinkState(code, showing, status))
         transfer = self.transfer
-        made = []
+        made: list[Net] = []
 
-        def current(handler):
+        def current(handler: Callable[..., object]) -> Callable[..., object]:
             """``handler``, for this connection's events only: the last link's lingers a second
             for its goodbye, and a guest's channels all have the same (empty) id."""
             return lambda *args: self.net is made[0] and handler(*args)
@@ -235,19 +247,20 @@ class Linker:
         self.net.start()
         self.later(LINK_MINUTES * 60, lambda: self._expire(transfer))
 
-    def _opened(self, *conn) -> None:
+    def _opened(self, *conn: str) -> None:
         if self.connected or self.transfer is None:     # linked already: anyone else gets nothing
             return
         self.early[conn] = []
         self._check(conn, self.transfer, DESCRIBED_TRIES)
 
-    def _check(self, conn: tuple, transfer, tries: int) -> None:
+    def _check(self, conn: Conn, transfer: Transfer, tries: int) -> None:
         """Start the handshake on channel ``conn`` once the browser knows both its SDPs."""
-        if transfer is not self.transfer or self.connected or conn not in self.early:
+        if transfer is not self.transfer or self.connected or conn not in self.early or self.net is None:
             return
         local, remote = self.net.fingerprints(*conn)
         if not (local and remote) and tries > 0:
-            return self.later(DESCRIBED_WAIT, lambda: self._check(conn, transfer, tries - 1))
+            self.later(DESCRIBED_WAIT, lambda: self._check(conn, transfer, tries - 1))
+            return
         try:
             channel = channel_of(self.showing, local, remote)
         except ParseError:
@@ -258,9 +271,9 @@ class Linker:
         for text in self.early.pop(conn):
             self._message(*conn, text)
 
-    def _message(self, *args) -> None:
-        *conn, text = args
-        conn = tuple(conn)
+    def _message(self, *args: str) -> None:
+        *ids, text = args
+        conn = tuple(ids)
         if self.connected:
             if conn == self.peer:
                 self._take(text)
@@ -279,6 +292,7 @@ class Linker:
             return self.cancel("The other device runs another version of the game: reload both pages.")
         except ParseError:
             return self._refuse()
+        assert self.net is not None, "a channel's messages come while its net runs"
         for reply in replies:
             self.net.send(*conn, reply)
         if check.ok:
@@ -286,36 +300,43 @@ class Linker:
             self.early.clear()
             self.connected, self.peer = True, conn
             self._say("Connected: swapping profiles…")
+            assert self.transfer is not None, "a handshake belongs to a transfer"
             for part in self.transfer.outgoing():
                 self._send(part)
         elif check.committed:       # our proof is out: the other's must follow soon
-            self.later(PROOF_SECONDS, lambda: self.checks.get(conn) is check and self._refuse())
+            def overdue() -> None:
+                if self.checks.get(conn) is check:
+                    self._refuse()
+            self.later(PROOF_SECONDS, overdue)
 
     def _take(self, text: str) -> None:
         """A message from the peer that proved it knows the code: the profile's parts, ``got``."""
+        transfer = self.transfer
+        assert transfer is not None, "a peer belongs to a transfer"
         try:
-            self.transfer.receive(text)
+            transfer.receive(text)
         except ParseError as bad:
             return self.cancel(f"The link failed: {bad}.")
-        for reply in self.transfer.take_replies():
+        for reply in transfer.take_replies():
             self._send(reply)
-        if self.transfer.received is not None and not self.merged:
+        if transfer.received is not None and not self.merged:
             self.merged = True
-            self.screens.command("import-profile", self.transfer.received)
+            self.screens.command("import-profile", transfer.received)
             news, self.screens.message = self.screens.message, ""
             if not news.startswith("Profile loaded: "):
                 return self.cancel(f"The other device's profile could not be used: {news}")
             self.news = news.removeprefix("Profile loaded: ").rstrip(".")
             self._say(f"Received the other device's profile ({self.news}); sending this one…")
-        if self.transfer.done:
+        if transfer.done:
             net, self.net = self.net, None
-            self.later(1.0, net.close)      # let the last message leave before closing
+            if net is not None:
+                self.later(1.0, net.close)      # let the last message leave before closing
             self._state(LinkState(self.code, self.showing,
                                   f"Linked: {self.news} here, and the other device has this one's.",
                                   finished=True))
 
-    def _closed(self, *conn) -> None:
-        conn = tuple(conn)
+    def _closed(self, *ids: str) -> None:
+        conn = tuple(ids)
         if self.transfer is None or self.transfer.done:
             return
         if self.connected and conn == self.peer:
@@ -336,7 +357,7 @@ class Linker:
         elif text and not self.connected and self.screens.link and not self.screens.link.showing:
             self._say("Looking for the device showing this code… (check the code if this takes long)")
 
-    def _expire(self, transfer) -> None:
+    def _expire(self, transfer: Transfer) -> None:
         if transfer is self.transfer and not transfer.done:
             self.cancel(f"The code expired after {LINK_MINUTES} minutes: show a new one.")
 
@@ -347,6 +368,7 @@ class Linker:
         self.cancel(REFUSED_SHOWN if self.showing else REFUSED_TYPED)
 
     def _send(self, text: str) -> None:
+        assert self.net is not None and self.peer is not None, "sent only to the peer, while linked"
         self.net.send(*self.peer, text)
 
     def _say(self, status: str) -> None:
@@ -354,7 +376,7 @@ class Linker:
         if link is not None:
             self._state(LinkState(link.code, link.showing, status, link.finished))
 
-    def _state(self, link) -> None:
+    def _state(self, link: LinkState | None) -> None:
         self.screens.link = link
         self.repaint()
 

@@ -74,7 +74,7 @@ def generator(secret: str, channel: tuple[str, str]) -> int:
     return pow(int.from_bytes(wide, "big") % P, 2, P)
 
 
-def channel_of(showing: bool, local: list, remote: list) -> tuple[str, str]:
+def channel_of(showing: bool, local: list[tuple[str, str]], remote: list[tuple[str, str]]) -> tuple[str, str]:
     """(the showing device's certificate fingerprint, the typing device's), from the
     `web.net.identity.fingerprints` of this connection's local and remote SDP; `ParseError`
     unless each names exactly one SHA-256 certificate.
@@ -86,7 +86,7 @@ def channel_of(showing: bool, local: list, remote: list) -> tuple[str, str]:
     ...
     game.errors.ParseError: the connection does not name one certificate at each end
     """
-    def only(found: list) -> str:
+    def only(found: list[tuple[str, str]]) -> str:
         values = {value for _, value in found}
         if len(values) != 1 or any(algorithm != "sha-256" for algorithm, _ in found):
             raise ParseError("the connection does not name one certificate at each end")
@@ -133,7 +133,7 @@ class Handshake:
         """The first message: our share."""
         return json.dumps({"v": VERSION, "type": "share", "share": f"{self.share:0512x}"})
 
-    def receive(self, text) -> list[str]:
+    def receive(self, text: object) -> list[str]:
         """The other device's next message; what to send back."""
         data = read_message(text, 1000)
         kind = data.get("type")
@@ -156,7 +156,7 @@ class Handshake:
             return [self._proof(mine)]
         raise ParseError("the other device did not follow the link's handshake")
 
-    def _key(self, text) -> bytes:
+    def _key(self, text: object) -> bytes:
         if not (isinstance(text, str) and SHARE.fullmatch(text)):
             raise ParseError("the other device's share is damaged")
         theirs = int(text, 16)
@@ -169,6 +169,7 @@ class Handshake:
                        *(n.to_bytes(256, "big") for n in (shown, typed, shared)))
 
     def _mac(self, who: str) -> str:
+        assert self.key is not None, "a proof comes after the other's share"
         return hmac.new(self.key, b"cribbage device link: proof from the device that " + who.encode() +
                         b" the code", hashlib.sha256).hexdigest()
 
