@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO, BinaryIO
 from urllib.parse import unquote, urlsplit
 
 from relay.addresses import Network, client_address, ip, network, within
@@ -245,8 +245,8 @@ def respond(root: Path, method: str, target: str, headers: Mapping[str, str]) ->
     encoding = {"Content-Encoding": coding} if coding else {}
     if method == "HEAD":
         stream.close()
-        stream = None
-    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache}, file=stream, size=stat.st_size)
+    return Reply(HTTPStatus.OK, {"Content-Type": content_type, **encoding, **cache},
+                 file=None if method == "HEAD" else stream, size=stat.st_size)
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
@@ -262,14 +262,14 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, s
     method, target, version = line.decode("latin-1").split()
     if not version.startswith("HTTP/1."):
         raise ValueError(version)
-    headers = {}
+    headers: dict[str, str] = {}
     for _ in range(MAX_HEADERS):
         line = await reader.readline()
         raw.append(line)
-        line = line.decode("latin-1").strip()
-        if not line:
+        text = line.decode("latin-1").strip()
+        if not text:
             return method, target, headers, b"".join(raw)
-        name, _, value = line.partition(":")
+        name, _, value = text.partition(":")
         name, value = name.strip().lower(), value.strip()
         if name in headers and name == "x-forwarded-for":   # one list, over several lines
             value = headers[name] + ", " + value
@@ -385,6 +385,7 @@ async def send_answer(server: Server, writer: asyncio.StreamWriter, reader: asyn
     """Send a request's reply and log it, or run the relay's WebSocket (``reply``: the
     request's head) for a client at ``address``."""
     if isinstance(reply, bytes):
+        assert server.relay is not None, "only a server with a relay answers with a relay's head (`answer`)"
         await relay_connection(server.relay, reply, reader, writer, address)
         return
     outcome = ""
@@ -420,9 +421,10 @@ async def send_reply(writer: asyncio.StreamWriter, method: str, reply: Reply, ti
     writer.write(reply_head(reply))
     if method != "HEAD":
         writer.write(reply.body)
-    left = reply.length if reply.file else 0   # a HEAD's reply has no file (`respond`)
-    while left > 0:
-        chunk = await asyncio.to_thread(reply.file.read, min(CHUNK_BYTES, left))
+    file = reply.file
+    left = reply.length if file else 0   # a HEAD's reply has no file (`respond`)
+    while file and left > 0:
+        chunk = await asyncio.to_thread(file.read, min(CHUNK_BYTES, left))
         if not chunk:   # the file shrank since it was opened: the client sees a short body
             break
         left -= len(chunk)
@@ -445,7 +447,7 @@ async def serve(host: str, port: int, root: Path | None = ROOT, limits: "Limits 
     X-Forwarded-For names the client (`client_address`)."""
     limits = limits or Limits()
     log = Log(limits.max_log_lines)
-    relay = None
+    relay: Relay | None = None
     connections = Connections(limits.max_connections_per_address)
     if relay_on and redis:
         from relay import shared   # only here: the redis package is needed only with --redis
@@ -478,7 +480,8 @@ async def serve_until_stopped(shared: Server, host: str, port: int) -> None:
 
 
 @contextlib.contextmanager
-def spawn(root: Path = ROOT, stderr=subprocess.DEVNULL, port: int = 0, args: tuple[str, ...] = ()) -> Iterator[str]:
+def spawn(root: Path = ROOT, stderr: int | IO[str] | None = subprocess.DEVNULL, port: int = 0,
+          args: tuple[str, ...] = ()) -> Iterator[str]:
     """Run this server in a child process on a loopback port (0: a free one); yield its base URL.
     ``args`` are extra command-line arguments (relay limits, ``--relay-only``, ``--no-relay``)."""
     child = subprocess.Popen(
@@ -487,6 +490,7 @@ def spawn(root: Path = ROOT, stderr=subprocess.DEVNULL, port: int = 0, args: tup
         stderr=stderr,
         text=True,
     )
+    assert child.stdout is not None   # stdout=PIPE
     try:
         line = child.stdout.readline()
         if not line.startswith(BANNER):

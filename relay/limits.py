@@ -54,7 +54,7 @@ class Log:
         self.per_minute = per_minute
         self.clock = clock
         self.started = clock()
-        self.counts: Counter = Counter()   # (address, kind) -> lines this minute
+        self.counts: Counter[tuple[str, str]] = Counter()   # (address, kind) -> lines this minute
 
     def __call__(self, address: str, kind: str, line: str) -> None:
         now = self.clock()
@@ -92,7 +92,7 @@ class Connections:
 
     def __init__(self, limit: int):
         self.limit = limit
-        self.open: Counter = Counter()   # address -> connections open here
+        self.open: Counter[str] = Counter()   # address -> connections open here
 
     async def acquire(self, address: str) -> "Ticket | None":
         """One more connection from ``address``: its ticket (for `release`), or None when the

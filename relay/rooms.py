@@ -34,6 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .limits import Limits, Log
 
@@ -72,7 +73,7 @@ class Turn:
     ttl: int = 3600
     clock: Callable[[], float] = time.time
 
-    def server(self, label: str) -> dict:
+    def server(self, label: str) -> dict[str, object]:
         """One RTCIceServer valid for ttl seconds from now: the username is
         "<unix expiry>:<label>", the credential base64(HMAC-SHA1(secret, username)).
 
@@ -105,10 +106,10 @@ class Relay:
         self.log = log or Log(limits.max_log_lines, clock)
         self.turn = turn
         self.rooms: dict[str, dict[str, Member]] = {}
-        self.by_address: dict[str, Counter] = {}   # address -> room -> members from there
-        self.joins: dict[str, list] = {}            # address -> [its minute's start, joins in it]
+        self.by_address: dict[str, Counter[str]] = {}   # address -> room -> members from there
+        self.joins: dict[str, list[float]] = {}     # address -> [its minute's start, joins in it]
         self.joins_swept = clock()
-        self.stats = Counter()
+        self.stats: Counter[str] = Counter()
 
     def connect(self, address: str, send: Callable[[str], None],
                 hang_up: Callable[[str], None] | None = None) -> Member:
@@ -146,38 +147,48 @@ class Relay:
         """Whether the relay can take members now (a shared backend cannot while Redis is down)."""
         return True
 
-    def parse(self, member: Member, text: str, charged: bool = False) -> tuple[str, tuple] | None:
+    def parse(self, member: Member, text: str, charged: bool = False) -> tuple[str, tuple[Any, ...]] | None:
         """What a message asks for, checked against everything but the rooms: ("join",
         (room,)), ("forward", (to, data)) or ("ice", ()); None when it was refused (with an
-        error reply) or was over the rate (``charged``: it was counted already)."""
+        error reply) or was over the rate (``charged``: it was counted already). The arguments
+        are those of the method named by the kind, which `receive` calls."""
         if not charged and not self.spend(member):
-            return self.over_rate(member)
+            self.over_rate(member)
+            return None
         if len(text) > self.limits.max_payload:
-            return self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
+            self.refuse(member, "too-big", f"messages are at most {self.limits.max_payload} characters")
+            return None
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
-            return self.refuse(member, "bad-message", "not JSON")
+            self.refuse(member, "bad-message", "not JSON")
+            return None
         if not isinstance(message, dict):
-            return self.refuse(member, "bad-message", "a message is a JSON object")
+            self.refuse(member, "bad-message", "a message is a JSON object")
+            return None
         kind = message.get("type")
         if kind == "join" and set(message) == {"type", "room"}:
             room = message["room"]
             if member.room is not None:
-                return self.refuse(member, "bad-message", "already in a room")
+                self.refuse(member, "bad-message", "already in a room")
+                return None
             if not isinstance(room, str) or not ROOM_ID.fullmatch(room):
-                return self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
+                self.refuse(member, "bad-room", "a room id is 8 to 64 letters, digits, - or _")
+                return None
             return "join", (room,)
         if kind == "send" and set(message) == {"type", "to", "data"}:
             to, data = message["to"], message["data"]
             if member.room is None:
-                return self.refuse(member, "bad-message", "join a room first")
+                self.refuse(member, "bad-message", "join a room first")
+                return None
             if not isinstance(data, str) or not (to is None or isinstance(to, str)):
-                return self.refuse(member, "bad-message", "send {to: id or null, data: text}")
+                self.refuse(member, "bad-message", "send {to: id or null, data: text}")
+                return None
             return "forward", (to, data)
         if kind == "ice" and set(message) == {"type"}:
             return "ice", ()
-        return self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
+        self.refuse(member, "bad-message", "expected join {room}, send {to, data} or ice")
+        return None
 
     def spend(self, member: Member) -> bool:
         """Token bucket: max_rate a second, bursts of twice that."""
@@ -251,6 +262,7 @@ class Relay:
         self.tell_others(member, {"type": "peer-joined", "id": member.id})
 
     def forward(self, member: Member, to: str | None, data: str) -> None:
+        assert member.room is not None, "parse lets only a room's members send"
         text = json.dumps({"type": "from", "from": member.id, "data": data})
         members = self.rooms[member.room]
         if to is None:
@@ -295,12 +307,13 @@ class Relay:
         for other in list(members.values()):
             self.reply(other, {"type": "peer-left", "id": member.id})
 
-    def tell_others(self, member: Member, message: dict) -> None:
+    def tell_others(self, member: Member, message: dict[str, object]) -> None:
+        assert member.room is not None, "only a room's members tell the others"
         for other in list(self.rooms[member.room].values()):
             if other is not member:
                 self.reply(other, message)
 
-    def reply(self, member: Member, message: dict) -> None:
+    def reply(self, member: Member, message: dict[str, object]) -> None:
         member.send(json.dumps(message))
 
     def refuse(self, member: Member, code: str, reason: str) -> None:

@@ -45,9 +45,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
@@ -230,6 +232,14 @@ REFUSALS = {   # a refused join: (error code, reason), from the limits
 }
 
 
+Arg = str | int   # a script's argument, as Redis takes it
+
+
+def as_text(reply: bytes | str) -> str:
+    """A key or value Redis sent (bytes, unless a client decodes them), as text."""
+    return reply.decode() if isinstance(reply, bytes) else reply
+
+
 class Lost(Exception):
     """This instance's place in Redis is gone: Redis was unreachable for longer than the
     heartbeat, or lost its data. The instance starts again as a new one."""
@@ -245,7 +255,7 @@ def shown(url: str) -> str:
     if parts.password is None:
         return url
     user = parts.username or ""
-    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    host = (parts.hostname or "") + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
@@ -271,18 +281,18 @@ class RedisRelay(Relay):
         self.redis, self.control = client(CONNECTIONS), client(3)
         self.sources = {name: COMMON + body for name, body in SCRIPTS.items()}
         self.shas: dict[str, str] = {}       # loaded into Redis by `register`
-        self.batch: list[tuple[str, tuple, asyncio.Future]] = []
-        self.flushes: set[asyncio.Task] = set()
+        self.batch: list[tuple[str, tuple[Arg, ...], asyncio.Future[Any]]] = []
+        self.flushes: set[asyncio.Task[None]] = set()
         self.trouble: Exception | None = None   # a batch's error that means starting again
         self.instance = ""
         self.up = False                  # registered in Redis and listening: members are welcome
-        self.task: asyncio.Task | None = None
-        self.waiters: dict[str, asyncio.Future] = {}   # `settle` tokens on their way back
+        self.task: asyncio.Task[None] | None = None
+        self.waiters: dict[str, asyncio.Future[None]] = {}   # `settle` tokens on their way back
         self.scripts_run = 0
         self.unleft: set[tuple[str, str]] = set()   # (room, id) whose leave failed: tried again each beat
         self.unreleased: list[str] = []   # addresses of connections whose uncounting failed: likewise
-        self.queues: dict[Member, deque] = {}          # messages counted, waiting for their turn
-        self.workers: dict[Member, asyncio.Task] = {}  # one task per member with a queue
+        self.queues: dict[Member, deque[str]] = {}          # messages counted, waiting for their turn
+        self.workers: dict[Member, asyncio.Task[None]] = {}  # one task per member with a queue
         # self.rooms (from Relay) holds only this instance's members: room -> id -> Member.
 
     # ---- the server's side ----
@@ -310,7 +320,7 @@ class RedisRelay(Relay):
     def unjoined(self, member: Member) -> bool:
         return member.room is None and member not in self.workers   # a queued message may be its join
 
-    async def work(self, member: Member, queue: deque) -> None:
+    async def work(self, member: Member, queue: deque[str]) -> None:
         try:
             while queue:
                 await self.take(member, queue.popleft())
@@ -364,9 +374,10 @@ class RedisRelay(Relay):
 
     # ---- rooms in Redis ----
 
-    async def script(self, name: str, *args) -> object:
+    async def script(self, name: str, *args: Arg) -> Any:
         """Run a member's script: the scripts asked for while the event loop goes round go
-        to Redis together, as one pipeline (one write, one read), each answered in turn."""
+        to Redis together, as one pipeline (one write, one read), each answered in turn. Its
+        reply is as Redis gives it (a list of bytes, an int: see each script)."""
         self.scripts_run += 1
         future = asyncio.get_running_loop().create_future()
         self.batch.append((name, args, future))
@@ -380,7 +391,7 @@ class RedisRelay(Relay):
         self.flushes.add(task)
         task.add_done_callback(self.flushes.discard)
 
-    async def flush(self, batch: list[tuple[str, tuple, asyncio.Future]]) -> None:
+    async def flush(self, batch: list[tuple[str, tuple[Arg, ...], asyncio.Future[Any]]]) -> None:
         try:
             pipe = self.redis.pipeline(transaction=False)
             for name, args, _ in batch:
@@ -398,7 +409,7 @@ class RedisRelay(Relay):
             else:
                 future.set_result(result)
 
-    async def control_script(self, name: str, *args) -> object:
+    async def control_script(self, name: str, *args: Arg) -> Any:
         """Run the heartbeat's or the reaper's script, on the connections kept for them."""
         return await self.control.evalsha(self.shas[name], 0, self.prefix, *args)
 
@@ -412,7 +423,7 @@ class RedisRelay(Relay):
             member.room = room
             local[member.id] = member    # before the script: its `joined` may arrive at once
             try:
-                (status,) = await self.script(
+                (reply,) = await self.script(
                     "join", room, member.id, self.instance, member.address, self.limits.max_members,
                     self.limits.max_members_per_address, self.limits.max_rooms_per_address,
                     int(4000 * self.expiry), "true" if self.turn else "false", self.limits.max_joins_per_minute)
@@ -420,7 +431,7 @@ class RedisRelay(Relay):
                 self.forget(member)
                 self.unleft.add((room, member.id))   # it may have joined before the answer was lost
                 raise
-            status = status.decode()
+            status = reply.decode()
             if status != "ok":
                 self.forget(member)
         if status == "ok":
@@ -432,6 +443,7 @@ class RedisRelay(Relay):
         self.refuse(member, code, reason(self.limits))
 
     async def forward_shared(self, member: Member, to: str | None, data: str) -> None:
+        assert member.room is not None, "parse lets only a room's members send"
         text = json.dumps({"type": "from", "from": member.id, "data": data})
         sent = await self.script("forward", member.room, member.id, "" if to is None else "=" + to, text)
         if sent < 0:
@@ -539,7 +551,7 @@ class RedisRelay(Relay):
             await asyncio.sleep(delay)
             delay = min(2 * delay, RETRY_MAX, self.expiry)
 
-    async def register(self, pubsub) -> None:
+    async def register(self, pubsub: PubSub) -> None:
         """Join Redis as a new instance: listen on its channel (confirmed), start its heartbeat,
         and clear away the instance it was before, if any, and any other dead one."""
         before, self.instance = self.instance, secrets.token_hex(8)
@@ -560,7 +572,7 @@ class RedisRelay(Relay):
             await self.control.delete(f"{self.prefix}alive:{before}")
         await self.control_script("reap")
 
-    async def listen(self, pubsub) -> None:
+    async def listen(self, pubsub: PubSub) -> None:
         """Deliver what Redis publishes for this instance, and beat, until either fails."""
         beat = asyncio.create_task(self.beat())
         delivered = 0
@@ -611,16 +623,17 @@ class RedisRelay(Relay):
     async def snapshot(self) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]]]:
         """(rooms: room -> id -> instance, addresses: address -> room -> members), as Redis
         holds them now, under this relay's prefix."""
-        rooms, addresses = {}, {}
+        rooms: dict[str, dict[str, str]] = {}
+        addresses: dict[str, dict[str, int]] = {}
         async for key in self.control.scan_iter(match=self.prefix + "*"):
-            name = key.decode()[len(self.prefix):]
+            name = as_text(key)[len(self.prefix):]
             kind, _, rest = name.partition(":")
             if kind == "room":
                 held = await self.control.hgetall(key)
-                rooms[rest] = {k.decode(): v.decode().split(" ")[0] for k, v in held.items()}
+                rooms[rest] = {as_text(k): as_text(v).split(" ")[0] for k, v in held.items()}
             elif kind == "addr":
                 held = await self.control.hgetall(key)
-                addresses[rest] = {k.decode(): int(v) for k, v in held.items()}
+                addresses[rest] = {as_text(k): int(v) for k, v in held.items()}
         return rooms, addresses
 
 
@@ -665,7 +678,8 @@ class SharedConnections(Connections):
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @contextlib.contextmanager

@@ -7,10 +7,11 @@ import asyncio
 import contextlib
 from http import HTTPStatus
 
-from websockets.frames import CloseCode, Opcode
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
+from websockets.typing import BytesLike
 
 from .rooms import Relay
 
@@ -69,7 +70,7 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
     member = relay.connect(address, send, hang_up)
     loop = asyncio.get_running_loop()
     join_by = loop.time() + relay.limits.join_timeout
-    parts: list[bytes] = []
+    parts: list[BytesLike] = []
     pinged = False
     try:
         while protocol.state is State.OPEN or protocol.state is State.CLOSING:
@@ -96,6 +97,8 @@ async def relay_connection(relay: Relay, head: bytes, reader: asyncio.StreamRead
                 break
             protocol.receive_data(data)
             for event in protocol.events_received():
+                if not isinstance(event, Frame):   # the request came first, with the head
+                    continue
                 if event.opcode is Opcode.TEXT or (event.opcode is Opcode.CONT and parts):
                     parts.append(event.data)
                     if sum(map(len, parts)) > 4 * relay.limits.max_payload:

@@ -10,14 +10,15 @@ import secrets
 import pytest
 
 from game.errors import ParseError
-from web.profile.device_link import (ALPHABET, DESCRIBED_WAIT, NO_RELAY, P, PART_CHARS, PROOF_SECONDS,
-                                     REFUSED_SHOWN, REFUSED_TYPED, Handshake, Linker, Transfer, ack, new_code,
-                                     read_code, room_for, secret_of)
+from web.profile.device_link import (ALPHABET, DESCRIBED_WAIT, NO_RELAY, PART_CHARS, PROOF_SECONDS, REFUSED_SHOWN,
+                                     REFUSED_TYPED, VERSION, Linker, Transfer, ack, new_code, read_code, room_for,
+                                     secret_of)
+from web.profile.pake import P, Handshake
 from web.profile.model import Profile
 from web.profile.screens import ProfileScreens
 from web.profile.records import record_game
 from web.session import Session
-from web.net.signal_code import RELAY_DOWN
+from web.net.signal_code import REFUSED, RELAY_DOWN
 
 
 def finished(seed):
@@ -155,8 +156,9 @@ class Hub:
     """Rooms of fake connections. A guest that starts is joined to the first host in its room
     (and a host that starts, to the guests waiting there); `connect` joins any two."""
 
-    def __init__(self, relay=True):
+    def __init__(self, relay=True, refusal=""):
         self.relay, self.rooms, self.timers, self.queue = relay, {}, [], []
+        self.refusal = refusal      # the relay's reason for refusing every join ("": none)
 
     def pump(self):
         """Deliver messages in order, as a data channel does, once both ends are open."""
@@ -188,7 +190,8 @@ class FakeNet:
     """web.net.transport's HostNet (``role`` "host") or GuestNet ("guest"), each end with a
     certificate of its own; ``sent`` keeps every text it sent."""
 
-    def __init__(self, hub, role, room, on_open, on_message, on_close, on_status):
+    def __init__(self, hub, role, room, on_open, on_message, on_close, on_status, *, version):
+        assert version == VERSION, "the link's nets speak the link's protocol"
         self.hub, self.role, self.room = hub, role, room
         self.on_open, self.on_message, self.on_close, self.on_status = on_open, on_message, on_close, on_status
         self.certificate = ":".join(secrets.token_hex(1).upper() for _ in range(32))
@@ -199,6 +202,8 @@ class FakeNet:
     def start(self):
         if not self.hub.relay:
             return self.on_status(RELAY_DOWN)
+        if self.hub.refusal:
+            return self.on_status(REFUSED + self.hub.refusal)
         members = self.hub.rooms.setdefault(self.room, [])
         members.append(self)
         hosts = [m for m in members if m.role == "host" and not m.closed]
@@ -261,8 +266,8 @@ def device(hub, profile):
     nets = []
 
     def make(role):
-        def made(*args):
-            nets.append(FakeNet(hub, role, *args))
+        def made(*args, **kwargs):
+            nets.append(FakeNet(hub, role, *args, **kwargs))
             return nets[-1]
         return made
     linker = Linker(screens, make("host"), make("guest"), repaint=lambda: None, later=hub.later)
@@ -281,7 +286,7 @@ class Intruder:
     def __init__(self, hub, role, room):
         self.heard = []
         self.net = FakeNet(hub, role, room, lambda *conn: None, lambda *args: self.heard.append(args[-1]),
-                           lambda *conn: None, lambda text: None)
+                           lambda *conn: None, lambda text: None, version=VERSION)
 
 
 def test_two_devices_swap_their_games_and_linking_twice_adds_nothing(records):
@@ -357,6 +362,16 @@ def test_a_wrong_code_a_missing_relay_and_expiry_say_so(records):
     offline_screens, offline = device(Hub(relay=False), Profile.new("Ann"))
     offline.show()
     assert offline_screens.link.status == NO_RELAY and offline_screens.link.finished
+
+
+def test_a_relay_that_refuses_the_join_says_why_and_the_link_waits():
+    """Someone who mistyped many codes in a minute (the relay counts joins per address):
+    the device says what the relay said, not "looking for the device", and the link stays on."""
+    why = "one address may join at most 60 rooms a minute: try again in a minute"
+    for start in (lambda linker: linker.show(), lambda linker: linker.enter("K7MQ-2XRT")):
+        screens, linker = device(Hub(refusal=why), Profile.new("Ann"))
+        start(linker)
+        assert screens.link.status.endswith(why) and not screens.link.finished, screens.link
 
 
 def test_someone_who_knows_only_the_room_is_refused_and_gets_nothing(records):

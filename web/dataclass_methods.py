@@ -28,19 +28,24 @@ same source compiled by the same CPython, so the class is the same; a source not
 import builtins
 import dataclasses
 import marshal
+from collections.abc import Mapping
+from types import CodeType
 
+# No `from __future__ import annotations` here: exec inherits the caller's future flags, and would
+# compile the sources dataclasses hands it with postponed annotations.
 MEMBER = "dataclass_methods.marshal"   # at the top of web/app.zip, beside game/ and web/
 COUNTS = {"from the table": 0, "compiled here": 0}
 
 
-def install(table: dict) -> None:
+def install(table: dict[str, CodeType]) -> None:
     """Make dataclasses run `table`'s code for a source it holds (source text -> code)."""
-    def exec_from_table(source, globals=None, locals=None, /):
+    def exec_from_table(source: str | CodeType, globals: dict[str, object] | None = None,
+                        locals: Mapping[str, object] | None = None, /) -> None:
         code = table.get(source) if isinstance(source, str) else None
         COUNTS["compiled here" if code is None else "from the table"] += 1
-        return builtins.exec(source if code is None else code, globals, locals)
+        builtins.exec(source if code is None else code, globals, locals)
 
-    dataclasses.exec = exec_from_table   # the name dataclasses calls: its module global shadows the builtin
+    vars(dataclasses)["exec"] = exec_from_table   # the name dataclasses calls: its module global shadows the builtin
 
 
 def install_from(archive: str) -> bool:
@@ -55,15 +60,16 @@ def install_from(archive: str) -> bool:
     return True
 
 
-def record(table: dict) -> None:
+def record(table: dict[str, CodeType]) -> None:
     """At build time: every source dataclasses compiles from now on goes into `table` with its
     code (compiled as the builtin exec would: no inherited __future__ flags, file "<string>")."""
-    def exec_recording(source, globals=None, locals=None, /):
+    def exec_recording(source: str | CodeType, globals: dict[str, object] | None = None,
+                       locals: Mapping[str, object] | None = None, /) -> None:
         if isinstance(source, str):
             source = table.setdefault(source, compile(source, "<string>", "exec", dont_inherit=True))
-        return builtins.exec(source, globals, locals)
+        builtins.exec(source, globals, locals)
 
-    dataclasses.exec = exec_recording
+    vars(dataclasses)["exec"] = exec_recording
 
 
 def uninstall() -> None:

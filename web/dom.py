@@ -4,7 +4,7 @@ allowed to touch the browser FFI.
 `App` holds the current table's controller (`web.seat.SeatTable`: the bot table, a friends
 table's host or a guest), the profile's screens and the parts that do each job:
 `web.input.Input` (every click, form and key, routed), `web.scheduler.Scheduler` (the bots,
-the coach and the show's beat, while the player watches), `web.storage.Keeper` (the profile and
+the coach and the show's beat, while the player watches), `web.keeper.Keeper` (the profile and
 the table in progress, kept), and `web.friends.glue.Friends` (hosting, joining and leaving a
 table with friends, and its network). All behaviour lives in the controllers and all markup in
 `web.render`; this module only moves HTML out and repaints.
@@ -17,7 +17,7 @@ from html import escape
 import js
 from pyodide.ffi import create_proxy
 
-from . import storage
+from . import keeper
 from .clock import new_seed, now_iso
 from .controller import Controller
 from .early import hand_over, read_shell
@@ -38,10 +38,10 @@ class App:
     def __init__(self, root):
         self.root = root
         self.document = js.document
-        profile, self.notice = storage.load_profile()
+        profile, self.notice = keeper.load_profile()
         self.profile = ProfileScreens(profile, clock=now_iso)
         self.friends = Friends(self)
-        self.keeper = storage.Keeper(self.profile, self.friends.save_seat)
+        self.keeper = keeper.Keeper(self.profile, self.friends.save_seat)
         self.scheduler = Scheduler(self)
         self.input = Input(self)
         self.speed_override = speed_from_url()
@@ -99,7 +99,7 @@ class App:
         return True
 
     def resume_saved(self) -> None:
-        session, notice = storage.load_game()
+        session, notice = keeper.load_game()
         self.notice = notice or self.notice
         if session is None:
             return

@@ -7,15 +7,12 @@ while one is open (or for the profile's own commands), then the table's commands
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import js
 
 from .friends.glue import COPY
 from .tasks import spawn
-
-if TYPE_CHECKING:
-    from .dom import App
 
 Owner = Literal["app", "profile", "table"]
 MAX_PROFILE_FILE = 4_000_000     # bytes: a profile file is at most 4 MB of JSON
@@ -24,8 +21,8 @@ MAX_PROFILE_FILE = 4_000_000     # bytes: a profile file is at most 4 MB of JSON
 class Input:
     """The page's listeners' handlers for a `web.dom.App`."""
 
-    def __init__(self, app: App):
-        self.app = app
+    def __init__(self, app: Any):
+        self.app = app          # the web.dom.App it serves (above this module: not imported)
 
     def actions(self) -> dict[str, Any]:
         """The app's own actions, by ``data-action``: what needs the browser, not a table."""

@@ -1,26 +1,33 @@
-"""Background tasks of the page (a loop that watches the network, a reply that waits on the
-browser): started with `spawn`, which keeps a reference to each until it is done, as asyncio
-asks (a task nothing refers to may be collected before it finishes).
+"""Background tasks of the page (a relay socket's watch, an offer being made, a loop that
+watches the network, a reply that waits on the browser): `spawn` keeps each referred to until
+it is done. The event loop holds only a weak
+reference to a task waiting on something, so a task nothing else refers to may be collected
+before it finishes, and its work silently lost:
 
->>> import asyncio
+>>> import asyncio, gc, weakref
 >>> async def main():
-...     task = spawn(asyncio.sleep(0, result="done"))
-...     return task in RUNNING, await task
+...     async def wait():     # waits on a future only it refers to, as a task waiting on the browser does
+...         await asyncio.get_running_loop().create_future()
+...     task = weakref.ref(spawn(wait()))
+...     await asyncio.sleep(0)
+...     gc.collect()
+...     return task() in RUNNING
 >>> asyncio.run(main())
-(True, 'done')
+True
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
-RUNNING: set[asyncio.Future[Any]] = set()
+T = TypeVar("T")
+RUNNING: set[asyncio.Task[Any]] = set()     # the tasks `spawn` started, until each is done
 
 
-def spawn(work: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
-    """Run ``work`` in the background, kept alive until it is done."""
+def spawn(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """Run the coroutine ``work`` in the background, kept referred to until it is done."""
     task = asyncio.ensure_future(work)
     RUNNING.add(task)
     task.add_done_callback(RUNNING.discard)

@@ -21,13 +21,24 @@ review follows in the page's next turn.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-from game.bots import run
-from game.coach import (DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
+from game.actions import Action
+from game.bots import Thinking, run
+from game.cards import Card
+from game.coach import (DiscardOption, DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
                         Walker, has_choice, review_discard, think_play, think_values)
-from game.coach.discards import discard_choice, think_discards
-from game.engine import new_game
+from game.coach.discards import DiscardChoice, discard_choice, think_discards
+from game.engine import State, new_game
+from game.events import Event
+from game.view import View
+
+Decision = tuple[object, ...]   # what a hint answers (`decision_of`)
+# A job the page does in slices (`TableCoach.pending`): draw a shown hand's review, rank a
+# discard's options, review a play.
+Job = tuple[Literal["draw"], int] | tuple[Literal["rank"], DiscardChoice] | tuple[Literal["play"], View, Action]
 
 
 @dataclass(frozen=True)
@@ -35,13 +46,13 @@ class Hint:
     """The suggestion for ``decision`` (`decision_of` a view): a discard review (every option,
     none chosen) or the estimate of each playable rank, best first."""
 
-    decision: tuple
+    decision: Decision
     kind: str                                  # "discard", "play", or "only" (one rank can be played)
     discard: DiscardReview | None = None
     values: tuple[tuple[int, float], ...] = ()
-    suits: tuple = ()                          # the seat's playable cards, to name the rank's card
+    suits: tuple[Card, ...] = ()               # the seat's playable cards, to name the rank's card
 
-    def best_card(self):
+    def best_card(self) -> Card:
         """A play hint's best card: the first playable card of its best rank."""
         rank = self.values[0][0]
         return next(card for card in self.suits if card.rank == rank)
@@ -51,12 +62,13 @@ class Hint:
         if self.kind == "only":
             return f"only the {self.suits[0].name} can be played"
         if self.kind == "discard":
+            assert self.discard is not None      # (a discard hint always has its review)
             best = self.discard.best
             return f"throw {' '.join(c.name for c in sorted(best.thrown))}, {float(best.value):.1f} points expected"
         return f"play the {self.best_card().name}, {self.values[0][1]:+.1f} points by the estimate"
 
 
-def decision_of(view) -> tuple:
+def decision_of(view: View) -> Decision:
     """What a hint answers: a discard is the same choice until the seat has made it (the
     others' discards, hidden from it, change nothing); a play, only in the view it was asked in.
 
@@ -77,18 +89,18 @@ class TableCoach:
 
     RANKED_KEPT = 32      # discard rankings kept (a hand's choice ranks alike in any game)
 
-    def __init__(self, seat: int):
+    def __init__(self, seat: int) -> None:
         self.seat = seat
         self.walker: Walker | SeatWalker | None = None
-        self.game = None                       # which game the walker follows
+        self.game: object = None               # which game the walker follows
         self.known: dict[int, PlayReview] = {}  # view state id -> its play's review
         self.discards: dict[int, DiscardReview] = {}
-        self.ranked: dict[tuple, tuple] = {}     # discard_choice(view) -> rank_discards of it
+        self.ranked: dict[DiscardChoice, tuple[DiscardOption, ...]] = {}   # discard_choice(view) -> its ranking
         self.drawn = 0          # the latest hand whose review the page may draw (`last_drawn`)
 
     # -- following the game --
 
-    def sync(self, state) -> list[HandSeen]:
+    def sync(self, state: State) -> list[HandSeen]:
         """Catch up with ``state`` (a session's state); a new game starts a new walk."""
         game = (state.seed, state.config, state.stacked)
         if not isinstance(self.walker, Walker) or game != self.game or self.walker.done > len(state.actions):
@@ -96,7 +108,7 @@ class TableCoach:
             self.game, self.known, self.discards, self.drawn = game, {}, {}, 0
         return self.walker.advance(state.actions, state.hand_seeds)
 
-    def see(self, view, events) -> None:
+    def see(self, view: View, events: Iterable[Event]) -> None:
         """A guest's way to follow: the next view from the host and the events before it."""
         if not isinstance(self.walker, SeatWalker) or self.walker.seat != view.seat:
             self.walker, self.seat = SeatWalker(view.seat), view.seat
@@ -108,7 +120,7 @@ class TableCoach:
     def hands(self) -> list[HandSeen]:
         return self.walker.hands if self.walker else []
 
-    def pending(self):
+    def pending(self) -> Job | None:
         """The first thing still to do, or None: ``("draw", number)`` for a hand shown whose
         review is not drawn yet, ``("rank", choice)`` for a discard made but not ranked yet
         (its `discard_choice`), ``("play", view, action)`` for a play not reviewed yet."""
@@ -125,7 +137,7 @@ class TableCoach:
                     return "play", seen, action
         return None
 
-    def thinking(self):
+    def thinking(self) -> Thinking[None]:
         """Do the first pending job, as a generator that yields between its steps."""
         job = self.pending()
         if job is None:
@@ -142,25 +154,25 @@ class TableCoach:
             _, seen, action = job
             self.known[seen.state_id] = yield from think_play(seen, action)
 
-    def _ranking(self, view) -> tuple:
+    def _ranking(self, view: View) -> tuple[DiscardOption, ...]:
         """The ranked discards of ``view``'s choice (made now if the page had no time yet)."""
         return run(self._ranked(discard_choice(view)))
 
-    def _ranked(self, choice: tuple):
+    def _ranked(self, choice: DiscardChoice) -> Thinking[tuple[DiscardOption, ...]]:
         """The ranked discards of ``choice`` (a `discard_choice`), ranked first if they are not
         yet: a generator that yields between the ranking's steps."""
         if choice not in self.ranked:
             self._rank(choice, (yield from think_discards(*choice)))
         return self.ranked[choice]
 
-    def _rank(self, choice: tuple, options: tuple) -> None:
+    def _rank(self, choice: DiscardChoice, options: tuple[DiscardOption, ...]) -> None:
         self.ranked[choice] = options
         while len(self.ranked) > self.RANKED_KEPT:       # the oldest go first
             del self.ranked[next(iter(self.ranked))]
 
     # -- what the screen shows --
 
-    def hint(self, view) -> Hint | None:
+    def hint(self, view: View) -> Hint | None:
         """The suggestion for ``view``'s decision, or None when the seat has none to make."""
         decision = decision_of(view)
         if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:

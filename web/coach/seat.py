@@ -15,11 +15,22 @@ A controller mixes `CoachedSeat` in, holds a `TableCoach` as ``coach`` and its p
 
 from __future__ import annotations
 
-from game.bots import run
+from typing import TYPE_CHECKING, Any
+
+from game.bots import Thinking, run
+
+if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
+    from game.coach import GameReview, HandReview
+
+    from .follow import TableCoach
 
 
 class CoachedSeat:
     """Reviews after each hand, for one seat's controller (see the module's docstring)."""
+
+    coach: TableCoach
+    prefs: dict[str, Any]       # the player's preferences (`web.profile.model.PREFERENCES`)
+    screen: str
 
     def coach_allowed(self) -> bool:
         """Whether the table allows the coach (a game against the bots: always)."""
@@ -38,22 +49,22 @@ class CoachedSeat:
         bot is moving)."""
         return self.screen == "table" and self.coach_on() and self.coach.pending() is not None
 
-    def coach_thinking(self):
+    def coach_thinking(self) -> Thinking[None]:
         """Review the next pending play, as a generator that yields while it searches."""
         if self.coach_waiting():
             yield from self.coach.thinking()
 
-    def hand_review(self):
+    def hand_review(self) -> tuple[HandReview, int] | None:
         """The latest shown hand's review and the plays still to review, or None. A hand
         just shown has its review drawn after the coach's next step (`coach_thinking`), so
         the move that brings the show does not wait for it."""
         return self.coach.last_drawn() if self.coach_on() else None
 
-    def game_review(self):
+    def game_review(self) -> tuple[GameReview, int] | None:
         """Every hand's review so far and the plays still to review, or None."""
         return self.coach.game_review() if self.coach_on() else None
 
-    def finished_review(self):
+    def finished_review(self) -> GameReview | None:
         """The finished game's whole review, for its record: the plays not reviewed yet are
         reviewed now (at most the last hand's few). None when the coach is off."""
         if not self.coach_on():

@@ -11,11 +11,20 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
 from game.cards import Card
 
 from ..table.cards import SUIT_GLYPHS, rank_text
+
+if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY), and its fractions
+    from fractions import Fraction
+
+    from game.coach import DiscardOption, DiscardReview, GameReview, HandReview
+
+    from .follow import Hint
 
 
 def card_text(card: Card) -> str:
@@ -23,11 +32,11 @@ def card_text(card: Card) -> str:
     return f'<span class="ct suit-{card.suit}">{rank_text(card)}{SUIT_GLYPHS[card.suit]}</span>'
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(card_text(card) for card in sorted(cards))
 
 
-def points(x, signed: bool = False) -> str:
+def points(x: float | Fraction, signed: bool = False) -> str:
     """A figure to two places, with a real minus sign: ``points(-1.5, True) == '−1.50'``."""
     text = f"{float(x):+.2f}" if signed else f"{float(x):.2f}"
     return text.replace("-", "−")
@@ -39,7 +48,7 @@ def rank_name(rank: int) -> str:
 
 # ---- the hint -------------------------------------------------------------------------------
 
-def hint_html(hint) -> str:
+def hint_html(hint: Hint | None) -> str:
     """The suggested discard or card with its values, as a short note under the hand."""
     if hint is None:
         return ""
@@ -47,6 +56,7 @@ def hint_html(hint) -> str:
         body = f'<p>Only {card_text(hint.suits[0])} can be played now{"" if len(hint.suits) == 1 else " (or its like in another suit)"}.</p>'
     elif hint.kind == "discard":
         review = hint.discard
+        assert review is not None, "a discard's hint has its review"
         best = review.best
         whose = "your" if review.my_crib else "their"
         rows = "".join(_option_row(review, i, option) for i, option in enumerate(review.options[:3]))
@@ -65,7 +75,7 @@ def hint_html(hint) -> str:
             f'<h2>Hint</h2>{body}</section>')
 
 
-def hint_line(hint) -> str:
+def hint_line(hint: Hint | None) -> str:
     """The hint in one line above the hand, where the eyes are (the panel under the table has
     the figures); hidden from screen readers, which hear the panel."""
     if hint is None:
@@ -73,6 +83,7 @@ def hint_line(hint) -> str:
     if hint.kind == "only":
         text = f"only {card_text(hint.suits[0])} can be played"
     elif hint.kind == "discard":
+        assert hint.discard is not None, "a discard's hint has its review"
         best = hint.discard.best
         text = f"Throw {cards_text(best.thrown)} · {points(best.value)} expected"
     else:
@@ -82,7 +93,7 @@ def hint_line(hint) -> str:
 
 # ---- a hand's review ------------------------------------------------------------------------
 
-def review_html(review, missing: int, open_: bool) -> str:
+def review_html(review: HandReview, missing: int, open_: bool) -> str:
     """A hand's review as a panel that opens and closes: its summary line says the result."""
     discard = review.discard
     heads = []
@@ -102,19 +113,19 @@ def review_html(review, missing: int, open_: bool) -> str:
             f'<div class="coach-body" data-key="coach-hand-{review.number}">{"".join(parts)}</div></details>')
 
 
-_drawn: list = [None, ""]   # the discard review drawn last, and its HTML
+_drawn: list[DiscardReview | str | None] = [None, ""]   # the discard review drawn last, and its HTML
 
 
-def discard_html(review) -> str:
+def discard_html(review: DiscardReview) -> str:
     """A discard review's section. Every repaint of the next hand draws the last review again
     (it stays under the table): the same review object gives the same HTML, drawn once (it was
     half of a repaint's Python time)."""
     if _drawn[0] is not review:
         _drawn[:] = [review, _discard_html(review)]
-    return _drawn[1]
+    return str(_drawn[1])
 
 
-def _discard_html(review) -> str:
+def _discard_html(review: DiscardReview) -> str:
     rows = "".join(_option_row(review, i, option) for i, option in enumerate(review.options))
     n = len(review.options)
     lost = review.gave_away
@@ -122,6 +133,7 @@ def _discard_html(review) -> str:
                f"Your discard gave away <b>{points(lost)}</b> points against the best.")
     result = ""
     if review.actual is not None:
+        assert review.choice is not None and review.starter is not None, "an actual result follows the choice"
         result = (f'<p>Expected {points(review.choice.value)}; with the {card_text(review.starter)} '
                   f'starter your hand made {review.hand_shown} and the crib {review.crib_shown} '
                   f'({"yours" if review.my_crib else "against you"}): {points(review.actual, True)}.</p>')
@@ -130,7 +142,7 @@ def _discard_html(review) -> str:
             f'{_discard_table(review, rows, f"All {n} discards, best first")}</section>')
 
 
-def _discard_table(review, rows: str, caption: str) -> str:
+def _discard_table(review: DiscardReview, rows: str, caption: str) -> str:
     crib = "Your crib" if review.my_crib else "Their crib"
     return (f'<div class="table-scroll coach-scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
             f'<table class="coach-table"><caption>{escape(caption)}: expected points over every '
@@ -139,7 +151,7 @@ def _discard_table(review, rows: str, caption: str) -> str:
             f'<tbody>{rows}</tbody></table></div>')
 
 
-def _option_row(review, index: int, option) -> str:
+def _option_row(review: DiscardReview, index: int, option: DiscardOption) -> str:
     marks = []
     if index == 0:
         marks.append("best")
@@ -152,7 +164,7 @@ def _option_row(review, index: int, option) -> str:
             f'<td>{points(review.sign * option.crib, True)}</td><td>{points(option.value)}</td></tr>')
 
 
-def pegging_html(review, missing: int) -> str:
+def pegging_html(review: HandReview, missing: int) -> str:
     items = []
     for play in review.plays:
         if not play.mistake:
@@ -179,7 +191,7 @@ def pegging_html(review, missing: int) -> str:
 
 # ---- the game -------------------------------------------------------------------------------
 
-def summary_html(game, missing: int) -> str:
+def summary_html(game: GameReview, missing: int) -> str:
     """The game's summary for the verdict: points given away in discards and in the pegging."""
     if not game.hands:
         return ""

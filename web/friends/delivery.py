@@ -21,6 +21,7 @@ again), so a message sent twice is taken once. Pure Python: the clock is passed 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 RESEND_AFTER = 6.0     # seconds without an ack before a message is sent again on the same channel
@@ -41,7 +42,7 @@ class Outgoing:
         self.last = last                # the highest number given out
         self.unacked: list[Sent] = []
 
-    def add(self, build, kind: str, now: float) -> str:
+    def add(self, build: Callable[[int], str], kind: str, now: float) -> str:
         """Number a new message: ``build(n)`` makes its text, which is kept and returned."""
         self.last += 1
         text = build(self.last)

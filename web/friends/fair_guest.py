@@ -33,15 +33,21 @@ keeps all of it (`to_json`, `load`), so nothing is checked less for a reload.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from game.cards import Card
 from game.engine import OVER, Config
 from game.errors import ParseError
+from game.events import Event
 from game.fair import Round, Seen, check_reveal, check_seen, check_sources
+from game.view import View
 
 from .verdicts import ALARM, UNCHECKED, VERIFIED
 
+Key = tuple[int, int]      # (game, hand)
+Verdict = tuple[str, tuple[str, ...]]   # (VERIFIED | ALARM | UNCHECKED, reasons)
 KEPT_COMMITMENTS = 500     # commitments a page remembers across a reload, to catch one used again
 MAX_ALARMS = 200           # a hostile host cannot grow a guest's memory with alarms (the first say most)
 
@@ -49,18 +55,18 @@ MAX_ALARMS = 200           # a hostile host cannot grow a guest's memory with al
 class FairWatch:
     """Everything one guest knows about the fair deal at its table."""
 
-    def __init__(self, room: str, value_source=lambda: secrets.token_hex(32)):
+    def __init__(self, room: str, value_source: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
         self.room, self.value_source = room, value_source
         self.seat: int | None = None
         self.kinds: tuple[str, ...] = ()    # each seat's kind (host, person, bot), from the table
         self.game: int | None = None        # the table's game this guest's views are of
         self.over = False                   # ... and whether it is over
-        self.rounds: dict = {}              # (game, hand) -> Round as published so far
-        self.commitments: dict = {}         # every commitment received -> its (game, hand), oldest first
-        self.shares: dict = {}              # (game, hand) -> [this guest's share, the epoch it was sent in]
+        self.rounds: dict[Key, Round] = {}  # (game, hand) -> Round as published so far
+        self.commitments: dict[str, Key] = {}   # every commitment received -> its (game, hand), oldest first
+        self.shares: dict[Key, tuple[str, int]] = {}   # (game, hand) -> (this guest's share, the epoch it was sent in)
         self.epoch = 0                      # connections so far (one more at each welcome); -1: a page before a reload
-        self.seen: dict = {}                # (game, hand) -> Seen
-        self.verdicts: dict = {}            # (game, hand) -> (VERIFIED | ALARM | UNCHECKED, reasons)
+        self.seen: dict[Key, Seen] = {}     # (game, hand) -> Seen
+        self.verdicts: dict[Key, Verdict] = {}   # (game, hand) -> (VERIFIED | ALARM | UNCHECKED, reasons)
         self.alarms: list[str] = []
         self.outbox: list[tuple[int, int, str]] = []   # shares to send: (game, hand, value)
 
@@ -86,7 +92,8 @@ class FairWatch:
             self._answer(key)
         return self.take_outbox()
 
-    def see(self, view, events, game: int, rounds, full: bool) -> list[tuple[int, int, str]]:
+    def see(self, view: View, events: Iterable[Event], game: int, rounds: Iterable[Round],
+            full: bool) -> list[tuple[int, int, str]]:
         """A view from the host with its game number and rounds (`web.friends.protocol`);
         ``full`` for a full sync after a (re)connection. Returns the shares to send."""
         if self.game is None or game == self.game or (game == self.game + 1 and self.over) or \
@@ -120,18 +127,19 @@ class FairWatch:
         self.commitments[round_.commitment] = key
         return True
 
-    def _answer(self, key) -> None:
+    def _answer(self, key: Key) -> None:
         """Send this guest's share of an open round: a fresh one, or the one sent before on a
         connection since lost (the host takes each seat's share once)."""
         share = self.shares.get(key)
         if share is None:
-            self.shares[key] = share = [self.value_source(), self.epoch]
+            share = (self.value_source(), self.epoch)
         elif share[1] == self.epoch:
             return
-        share[1] = self.epoch
+        self.shares[key] = (share[0], self.epoch)
         self.outbox.append((*key, share[0]))
 
-    def _round(self, round_: Round, view) -> None:
+    def _round(self, round_: Round, view: View) -> None:
+        assert self.game is not None, "see sets the game first"
         key, hand = (round_.game, round_.hand), round_.hand
         if round_.game != self.game:
             return self.alarm(self._here(), f"the host sent a round of game {round_.game + 1} with game {self.game + 1}")
@@ -191,11 +199,12 @@ class FairWatch:
         if key not in self.verdicts:
             self.verdicts[key] = (VERIFIED, ())
 
-    def _obligations(self, view) -> None:
+    def _obligations(self, view: View) -> None:
         """What must have come with or before this view: the shares of the hand on the table,
         the next hand's commitment, the secret of every hand before it (of every hand, at the
         end)."""
         game, hand = self.game, view.hand_no
+        assert game is not None, "see sets the game first"
         round_ = self.rounds.get((game, hand))
         if round_ is None or not round_.contributions:
             self.alarm((game, hand), f"hand {hand + 1} was dealt without its shuffle's shares published")
@@ -213,7 +222,7 @@ class FairWatch:
         hands = [h for g, h in self.seen if g == self.game]
         return (game if self.game is None else self.game, max(hands, default=0))
 
-    def alarm(self, key, reason: str) -> None:
+    def alarm(self, key: Key, reason: str) -> None:
         if len(self.alarms) >= MAX_ALARMS and reason not in self.alarms:
             return
         reasons = self.verdicts.get(key, (ALARM, ()))[1]
@@ -222,18 +231,19 @@ class FairWatch:
         if reason not in self.alarms:
             self.alarms.append(reason)
 
-    def note(self, key, reason: str) -> None:
+    def note(self, key: Key, reason: str) -> None:
         """A hand checked without this guest's share in it (unless something worse is found)."""
         verdict, reasons = self.verdicts.get(key, (UNCHECKED, ()))
         self.verdicts[key] = (verdict if verdict == ALARM else UNCHECKED, reasons + (reason,))
 
     # -- what this seat saw --
 
-    def saw(self, view, events) -> None:
+    def saw(self, view: View, events: Iterable[Event]) -> None:
         """Note the cards in a view and the events that led to it (a show's cards arrive with
         the next hand's first view, so events are counted back from the deals among them)."""
-        if self.seat is None or view.seat != self.seat:
+        if self.seat is None or view.seat != self.seat or self.game is None:   # (`see` sets the game)
             return
+        events = list(events)
         hand = view.hand_no - sum(event.kind == "deal" for event in events)
         for event in events:
             if event.kind == "deal":
@@ -241,9 +251,11 @@ class FairWatch:
             elif event.kind in ("play", "starter", "show", "crib") and event.cards:
                 self._note(hand, event)
         seen = self._seen(view.hand_no, view.dealer)
+        assert seen is not None, "a hand's first view names its dealer"
         mine = set(view.hand) | set(view.discarded) | set(view.kept)
-        mine |= {step.card for step in view.play if step.kind == "play" and step.seat == self.seat}
-        played = {(step.seat, step.card) for step in view.play if step.kind == "play"}
+        played = {(step.seat, step.card) for step in view.play     # a play names both (game.codec checks)
+                  if step.kind == "play" and step.seat is not None and step.card is not None}
+        mine |= {card for seat, card in played if seat == self.seat}
         seen = replace(seen, mine=seen.mine | mine, played=seen.played | played,
                        starter=view.starter or seen.starter, cut=view.cut if view.hand_no == 0 else ())
         if len(seen.mine) == view.config.dealt:
@@ -251,15 +263,17 @@ class FairWatch:
         self.seen[(self.game, view.hand_no)] = seen
 
     def _seen(self, hand: int, dealer: int | None = None) -> Seen | None:
+        assert self.game is not None and self.seat is not None, "`saw` checked both"
         key = (self.game, hand)
         if key not in self.seen and dealer is not None:
             self.seen[key] = Seen(self.seat, dealer)
         return self.seen.get(key)
 
-    def _note(self, hand: int, event) -> None:
+    def _note(self, hand: int, event: Event) -> None:
         seen = self._seen(hand)
         if seen is None:        # a hand this guest never saw dealt
             return
+        assert self.game is not None and event.seat is not None, "`saw` checked the game; game.codec the seat"
         if event.kind == "play":
             mine = seen.mine | set(event.cards) if event.seat == self.seat else seen.mine
             seen = replace(seen, played=seen.played | {(event.seat, event.cards[0])}, mine=mine)
@@ -271,8 +285,10 @@ class FairWatch:
 
     # -- for the screen and the record --
 
-    def marks(self) -> list[tuple[int, str, tuple]]:
+    def marks(self) -> list[tuple[int, str, tuple[str, ...]]]:
         """(hand, verdict, reasons) for this game's hands dealt so far, oldest first."""
+        if self.game is None:       # no game yet: no hand
+            return []
         hands = {h for (g, h) in self.seen if g == self.game} | \
                 {h for (g, h) in self.verdicts if g == self.game and (g, h) in self.rounds
                  and self.rounds[g, h].contributions}
@@ -283,7 +299,7 @@ class FairWatch:
         return {source for (game, _), r in self.rounds.items() if game == self.game
                 for source in r.sources if source in ("bot", "replaced")}
 
-    def transcript(self, game: int) -> dict:
+    def transcript(self, game: int) -> dict[str, Any]:
         """The game's rounds and alarms, for its record (`web.profile.records`)."""
         dealt = max((h for g, h in self.seen if g == game), default=-1)    # not a round the game never reached
         rounds = [self.rounds[key].to_json() for key in sorted(self.rounds)
@@ -294,7 +310,7 @@ class FairWatch:
 
     # -- kept across a reload (the guest's own browser) --
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """This game's shares, verdicts and the cards seen of hands not yet checked."""
         game = self.game
         return {"game": game, "over": self.over, "alarms": self.alarms[-200:],
@@ -305,14 +321,14 @@ class FairWatch:
                 "seen": [[g, h, _seen_json(seen)] for (g, h), seen in self.seen.items()
                          if g == game and (g, h) not in self.verdicts]}
 
-    def load(self, data) -> None:
+    def load(self, data: Any) -> None:
         """Restore `to_json` output (this guest's own, from before a reload); `ParseError` if
         it is damaged, and then nothing is restored."""
         try:
             game = data["game"]
             if game is not None and (type(game) is not int or game < 0):
                 raise ValueError("game")
-            shares = {(_whole(g), _whole(h)): [_hex(v), -1] for g, h, v in data["shares"]}
+            shares = {(_whole(g), _whole(h)): (_hex(v), -1) for g, h, v in data["shares"]}
             verdicts = {(_whole(g), _whole(h)): (_one_of(v, (VERIFIED, ALARM, UNCHECKED)), tuple(map(str, reasons)))
                         for g, h, v, reasons in data["verdicts"]}
             seen = {(_whole(g), _whole(h)): _seen_from(s) for g, h, s in data["seen"]}
@@ -325,25 +341,25 @@ class FairWatch:
         self.seen, self.alarms, self.commitments, self.epoch = seen, alarms, commitments, 0
 
 
-def _whole(value) -> int:
+def _whole(value: object) -> int:
     if type(value) is not int or not 0 <= value < 2**31:
         raise ValueError("a number")
     return value
 
 
-def _hex(value) -> str:
+def _hex(value: object) -> str:
     if not isinstance(value, str) or len(value) != 64 or value.strip("0123456789abcdef"):
         raise ValueError("a share")
     return value
 
 
-def _one_of(value, allowed):
-    if value not in allowed:
+def _one_of(value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
         raise ValueError("a verdict")
     return value
 
 
-def _seen_json(seen: Seen) -> dict:
+def _seen_json(seen: Seen) -> dict[str, Any]:
     return {"seat": seen.seat, "dealer": seen.dealer, "mine": sorted(map(str, seen.mine)), "whole": seen.whole,
             "starter": None if seen.starter is None else str(seen.starter),
             "played": sorted([seat, str(card)] for seat, card in seen.played),
@@ -351,9 +367,10 @@ def _seen_json(seen: Seen) -> dict:
             "cut": [str(c) for c in seen.cut]}
 
 
-def _seen_from(data) -> Seen:
-    cards = lambda texts: frozenset(Card.parse(t) for t in texts)   # noqa: E731
-    return Seen(_whole(data["seat"]), _whole(data["dealer"]), cards(data["mine"]), data["whole"] is True,
+def _seen_from(data: Any) -> Seen:
+    """`_seen_json` output back (a wrong shape raises TypeError, KeyError or ValueError)."""
+    return Seen(_whole(data["seat"]), _whole(data["dealer"]), frozenset(Card.parse(t) for t in data["mine"]),
+                data["whole"] is True,
                 None if data["starter"] is None else Card.parse(data["starter"]),
                 frozenset((_whole(seat), Card.parse(card)) for seat, card in data["played"]),
                 tuple((_whole(seat), crib is True, tuple(Card.parse(c) for c in cs)) for seat, crib, cs in data["shown"]),

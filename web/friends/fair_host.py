@@ -24,17 +24,20 @@ True
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from game.fair import Round, commitment
 
 WAIT = 10.0    # seconds a guest's browser has to send its contribution (a busy phone can be slow)
 UNSET = "0" * 64
+Key = tuple[int, int]      # (game, hand)
 
 
 class FairDealer:
     """The rounds of the games at one table (and every commitment it ever sent)."""
 
-    def __init__(self, room: str, secret_source=lambda: secrets.token_hex(32)):
+    def __init__(self, room: str, secret_source: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
         self.room, self.secret_source = room, secret_source
         self.rounds: dict[tuple[int, int], Round] = {}    # (game, hand) -> its round, with the secret
         self.opened: dict[tuple[int, int], float] = {}    # ... when its commitment went out
@@ -42,7 +45,7 @@ class FairDealer:
         self.revealed: set[tuple[int, int]] = set()
         self.sent: list[str] = []              # every commitment this table sent, never reused
 
-    def open(self, game: int, hand: int, sources, now: float) -> Round:
+    def open(self, game: int, hand: int, sources: Sequence[str], now: float) -> Round:
         """A fresh secret for ``hand``; returns the round whose commitment goes to the guests."""
         secret = self.secret_source()
         while commitment(secret) in self.sent:     # never twice, even with a broken source
@@ -100,7 +103,7 @@ class FairDealer:
         for key in [key for key in self.rounds if key[0] == game and key[1] > last]:
             self._forget(key)
 
-    def _forget(self, key) -> None:
+    def _forget(self, key: Key) -> None:
         del self.rounds[key]
         self.opened.pop(key, None)
         self.fixed.pop(key, None)
@@ -117,7 +120,7 @@ class FairDealer:
     def unrevealed(self, game: int) -> list[int]:
         return [hand for hand in self.hands(game) if (game, hand) not in self.revealed]
 
-    def transcript(self, game: int) -> dict:
+    def transcript(self, game: int) -> dict[str, Any]:
         """The game's fixed rounds, secrets only where revealed, as a record keeps them
         (`web.profile.records`; the guest's half writes the same shape)."""
         rounds = [dict(self.rounds[game, hand].to_json(),
@@ -127,16 +130,16 @@ class FairDealer:
 
     # -- saving (the host's own browser: it holds the secrets) --
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rounds": [r.to_json() for r in self.rounds.values()], "fixed": sorted(self.fixed),
                 "revealed": sorted(self.revealed), "sent": self.sent[-2000:]}
 
-    def load(self, data: dict, now: float) -> None:
+    def load(self, data: dict[str, Any], now: float) -> None:
         """Restore `to_json` output; the rounds still open wait again from ``now``."""
         rounds = [Round.from_json(r) for r in data["rounds"]]
         self.rounds = {(r.game, r.hand): r for r in rounds}
-        keys = [tuple(key) for key in data["fixed"]]
+        keys = [cast(Key, tuple(key)) for key in data["fixed"]]   # as saved: a key not a round's fails below
         self.fixed = {key: self.rounds[key].seed(self.room) for key in keys}
         self.opened = {key: now for key in self.rounds if key not in self.fixed}
-        self.revealed = {tuple(key) for key in data["revealed"]} & set(self.rounds)
+        self.revealed = {cast(Key, tuple(key)) for key in data["revealed"]} & set(self.rounds)
         self.sent = [c for c in data["sent"] if isinstance(c, str)]

@@ -176,7 +176,9 @@ class Friends:
             self.after_input()
 
         table.on_drop = lambda line: trace(f"host: dropped {line}")
-        self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public)
+        from .protocol import VERSION
+        self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public,
+                                 version=VERSION)
         net.start()
         self.paint()
         spawn(self._watch_paths(ctl))
@@ -262,8 +264,9 @@ class Friends:
                                     self.link_status, self.got_answer, pin)
             storage.remember_invite(offer)
         else:
+            from .protocol import VERSION
             self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
-                                pin, key)
+                                pin, key, version=VERSION)
         self.net.start()
         spawn(self._resend_loop(ctl))
         spawn(self._watch_paths(ctl))

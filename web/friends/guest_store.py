@@ -19,19 +19,22 @@ The stored value is the latest seat's fields at the top level (``room``, ``pin``
 
 from __future__ import annotations
 
+from typing import Any
+
 KEPT = 8
+Entry = dict[str, Any]     # a saved seat: its room, pin, token, name... (`web.friends.glue` writes them)
 
 
-def entries(saved) -> list[dict]:
+def entries(saved: object) -> list[Entry]:
     """Every saved seat, the latest first (a damaged store has none)."""
     if not isinstance(saved, dict):
         return []
-    others = saved.get("others") if isinstance(saved.get("others"), list) else []
+    others = saved["others"] if isinstance(saved.get("others"), list) else []
     latest = {k: v for k, v in saved.items() if k != "others"}
     return [entry for entry in [latest, *others] if isinstance(entry, dict) and isinstance(entry.get("room"), str)]
 
 
-def find(saved, room: str, pin: str | None) -> dict | None:
+def find(saved: object, room: str, pin: str | None) -> Entry | None:
     """The seat saved for ``room`` under ``pin``; with no pin (a cut link), the latest at ``room``."""
     for entry in entries(saved):
         if entry["room"] == room and (pin is None or entry.get("pin") == pin):
@@ -39,13 +42,13 @@ def find(saved, room: str, pin: str | None) -> dict | None:
     return None
 
 
-def remember(saved, entry: dict) -> dict:
+def remember(saved: object, entry: Entry) -> Entry:
     """``saved`` with ``entry`` as the latest seat (replacing the one of its table and pin)."""
     rest = [e for e in entries(saved) if (e["room"], e.get("pin")) != (entry["room"], entry.get("pin"))]
     return dict(entry, others=rest[:KEPT])
 
 
-def forget(saved, room: str, pin: str | None) -> dict | None:
+def forget(saved: object, room: str, pin: str | None) -> Entry | None:
     """``saved`` without the seat at ``room`` under ``pin`` (None: nothing is left)."""
     rest = [e for e in entries(saved) if (e["room"], e.get("pin")) != (room, pin)]
     return dict(rest[0], others=rest[1:]) if rest else None

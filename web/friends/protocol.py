@@ -43,11 +43,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from game.actions import Action
 from game.codec import config_from_json, loads, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
+from game.engine import Config
 from game.errors import ParseError
+from game.events import Event
 from game.fair import HEX, SOURCES, Round
+from game.view import View
 
 # 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
 # 5: the view carries the game number, the fair deal's rounds and the record
@@ -90,10 +95,13 @@ FIELDS = {
 }
 
 
+Fields = dict[str, Any]   # a message's fields by name (JSON values, or engine types once read)
+
+
 class ProtocolError(ValueError):
     """A message that is dropped; ``code`` is ``"version"`` for a version mismatch."""
 
-    def __init__(self, reason: str, code: str = "malformed"):
+    def __init__(self, reason: str, code: str = "malformed") -> None:
         super().__init__(reason)
         self.code = code
 
@@ -103,17 +111,17 @@ class Message:
 
     __slots__ = ("type", "fields")
 
-    def __init__(self, type: str, fields: dict):
+    def __init__(self, type: str, fields: Fields) -> None:
         self.type, self.fields = type, fields
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> Any:
         return self.fields[name]
 
     def __repr__(self) -> str:
         return f"Message({self.type!r}, {self.fields!r})"
 
 
-def parse(text, sender: str) -> Message:
+def parse(text: object, sender: str) -> Message:
     """Validate one message that ``sender`` (``"guest"`` or ``"host"``) sent."""
     limit = MAX_GUEST_BYTES if sender == "guest" else MAX_HOST_BYTES
     if not isinstance(text, str):
@@ -146,7 +154,7 @@ def parse(text, sender: str) -> Message:
 
 # ---- field readers ----
 
-def _text(value, limit: int, what: str, empty: bool = False) -> str:
+def _text(value: object, limit: int, what: str, empty: bool = False) -> str:
     if not isinstance(value, str):
         raise ProtocolError(f"{what} is text")
     clean = "".join(ch for ch in value if ch.isprintable()).strip()
@@ -157,13 +165,13 @@ def _text(value, limit: int, what: str, empty: bool = False) -> str:
     return clean
 
 
-def _int(value, low: int, high: int, what: str) -> int:
+def _int(value: object, low: int, high: int, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ProtocolError(f"{what} is a whole number from {low} to {high}")
     return value
 
 
-def _token(value, optional: bool = False):
+def _token(value: object, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not isinstance(value, str) or not TOKEN.fullmatch(value):
@@ -171,49 +179,49 @@ def _token(value, optional: bool = False):
     return value
 
 
-def _list(value, limit: int, what: str) -> list:
+def _list(value: object, limit: int, what: str) -> list[Any]:
     if not isinstance(value, list) or len(value) > limit:
         raise ProtocolError(f"{what} is a list of at most {limit}")
     return value
 
 
-def _hello(data) -> dict:
+def _hello(data: Fields) -> Fields:
     return {"name": _text(data["name"], MAX_NAME, "a name"), "token": _token(data["token"], optional=True)}
 
 
-def _number(data) -> int:
+def _number(data: Fields) -> int:
     return _int(data["n"], 1, MAX_SEQUENCE, "a message number")
 
 
-def _action(data) -> dict:
+def _action(data: Fields) -> Fields:
     return {"state_id": _int(data["state_id"], 0, 10**7, "a state id"), "action": Action.from_json(data["action"]),
             "n": _number(data)}
 
 
-def _guest_chat(data) -> dict:
+def _guest_chat(data: Fields) -> Fields:
     return {"text": _text(data["text"], MAX_CHAT, "a chat line"), "n": _number(data)}
 
 
-def _welcome(data) -> dict:
+def _welcome(data: Fields) -> Fields:
     return {"seat": _int(data["seat"], 0, 3, "a seat"), "token": _token(data["token"]),
             "last": _int(data["last"], 0, MAX_SEQUENCE, "a message number")}
 
 
-def _ack(data) -> dict:
+def _ack(data: Fields) -> Fields:
     return {"n": _number(data)}
 
 
-def _reject(data) -> dict:
+def _reject(data: Fields) -> Fields:
     if data["reason"] not in REJECT_REASONS:
         raise ProtocolError("unknown reject reason")
     return {"reason": data["reason"], "text": _text(data["text"], 300, "a reason")}
 
 
-def _error(data) -> dict:
+def _error(data: Fields) -> Fields:
     return {"text": _text(data["text"], 300, "an error")}
 
 
-def _seat(data) -> dict:
+def _seat(data: object) -> Fields:
     if not isinstance(data, dict) or set(data) != {"name", "kind", "level", "online", "stand_in"}:
         raise ProtocolError("a seat has exactly: kind, level, name, online, stand_in")
     if data["kind"] not in SEAT_KINDS:
@@ -225,7 +233,7 @@ def _seat(data) -> dict:
             "level": data["level"], "online": bool(data["online"]), "stand_in": data["stand_in"]}
 
 
-def _table(data) -> dict:
+def _table(data: Fields) -> Fields:
     players = _int(data["players"], 2, 4, "players")
     if data["target"] not in (61, 121):
         raise ProtocolError("a game is to 61 or 121")
@@ -238,7 +246,7 @@ def _table(data) -> dict:
             "coach": data["coach"]}
 
 
-def _view(data) -> dict:
+def _view(data: Fields) -> Fields:
     log = data["log"]
     if log is not None:
         log = [_text(line, 400, "a log line", empty=True) for line in _list(log, MAX_LOG_LINES, "the log")]
@@ -249,7 +257,7 @@ def _view(data) -> dict:
             "record": None if data["record"] is None else _record(data["record"])}
 
 
-def _host_chat(data) -> dict:
+def _host_chat(data: Fields) -> Fields:
     lines = []
     for line in _list(data["lines"], MAX_CHAT_LINES, "chat lines"):
         if not isinstance(line, dict) or set(line) != {"at", "name", "text", "system"}:
@@ -262,7 +270,7 @@ def _host_chat(data) -> dict:
     return {"lines": lines}
 
 
-def _record(data) -> dict:
+def _record(data: object) -> Fields:
     """A finished game's recipe; the guest replays it before keeping it (`web.profile.records`)."""
     if not isinstance(data, dict) or set(data) != {"config", "seed", "hand_seeds", "actions", "names"}:
         raise ProtocolError("a record has exactly: actions, config, hand_seeds, names, seed")
@@ -277,26 +285,26 @@ def _record(data) -> dict:
             "names": [_text(n, MAX_NAME, "a name", empty=True) for n in _list(data["names"], 4, "names")]}
 
 
-def _hex(value, what: str) -> str:
+def _hex(value: object, what: str) -> str:
     if not isinstance(value, str) or not HEX.fullmatch(value) or value == "0" * 64:
         raise ProtocolError(f"{what} is 64 lowercase hex digits (not all zeros)")
     return value
 
 
-def _round(data) -> dict:
+def _round(data: Fields) -> Fields:
     return {"game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
             "hand": _int(data["hand"], 0, MAX_HANDS, "a hand number")}
 
 
-def _contribute(data) -> dict:
+def _contribute(data: Fields) -> Fields:
     return dict(_round(data), value=_hex(data["value"], "a contribution"))
 
 
-def _commit(data) -> dict:
+def _commit(data: Fields) -> Fields:
     return dict(_round(data), commitment=_hex(data["commitment"], "a commitment"))
 
 
-def _round_state(data) -> Round:
+def _round_state(data: object) -> Round:
     """A round as the host has it now: its shares once fixed (else null), its secret once
     revealed (else null). A `game.fair.Round` whose contributions are empty until fixed."""
     if not isinstance(data, dict) or set(data) != {"game", "hand", "commitment", "contributions", "sources",
@@ -315,7 +323,7 @@ def _round_state(data) -> Round:
                  None if secret is None else _hex(secret, "a secret"))
 
 
-READERS = {
+READERS: dict[tuple[str, str], Callable[[Fields], Fields]] = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
     ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
@@ -325,7 +333,7 @@ READERS = {
 
 # ---- builders: the text each side sends ----
 
-def _dump(kind: str, **fields) -> str:
+def _dump(kind: str, **fields: object) -> str:
     return json.dumps({"v": VERSION, "type": kind, **fields}, separators=(",", ":"))
 
 
@@ -357,28 +365,30 @@ def error(text: str) -> str:
     return _dump("error", text=text[:300])
 
 
-def table(players: int, target: int, started: bool, seats: list[dict], coach: bool = False) -> str:
+def table(players: int, target: int, started: bool, seats: list[Fields], coach: bool = False) -> str:
     return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach)
 
 
-def view(seat_view, events, log=None, game: int = 0, rounds=(), record=None) -> str:
+def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = None, game: int = 0,
+         rounds: Iterable[Fields] = (), record: Fields | None = None) -> str:
     """A seat's view; ``rounds`` as `round_state` writes them, ``record`` as `record` does."""
     return _dump("view", view=view_to_json(seat_view), events=[event_to_json(e) for e in events],
                  log=None if log is None else list(log)[-MAX_LOG_LINES:], game=game, rounds=list(rounds),
                  record=record)
 
 
-def chat_lines(lines: list[dict]) -> str:
+def chat_lines(lines: list[Fields]) -> str:
     return _dump("chat", lines=lines[-MAX_CHAT_LINES:])
 
 
-def record(config, seed: int, actions, names, hand_seeds=()) -> dict:
+def record(config: Config, seed: int, actions: Iterable[object], names: Iterable[str],
+           hand_seeds: Iterable[int] = ()) -> Fields:
     """A finished game, so a guest can keep it in its profile: sent only with the view that ends it."""
     return {"config": config_to_json(config), "seed": seed, "hand_seeds": list(hand_seeds),
             "actions": [str(a) for a in actions], "names": list(names)}
 
 
-def round_state(round_, fixed: bool, revealed: bool) -> dict:
+def round_state(round_: Round, fixed: bool, revealed: bool) -> Fields:
     """A round as a guest may know it now: the shares only once fixed, the secret once revealed."""
     return {"game": round_.game, "hand": round_.hand, "commitment": round_.commitment,
             "contributions": list(round_.contributions) if fixed else None,
@@ -390,5 +400,5 @@ def fair_contribute(game: int, hand: int, value: str) -> str:
     return _dump("fair_contribute", game=game, hand=hand, value=value)
 
 
-def fair_commit(round_) -> str:
+def fair_commit(round_: Round) -> str:
     return _dump("fair_commit", game=round_.game, hand=round_.hand, commitment=round_.commitment)

@@ -73,7 +73,7 @@ class ChannelBook:
             close.append(known)
         return close
 
-    def seated(self, conns: set) -> None:
+    def seated(self, conns: set[str]) -> None:
         """The conns with a seat now (a hello taken); every other channel is unseated."""
         for known, channel in self.open.items():
             channel.seated = known in conns

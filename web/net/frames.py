@@ -79,14 +79,14 @@ def associated(direction: str, n: int, more: bool) -> bytes:
 class Joiner:
     """Takes one direction's pieces, in order, and returns each whole batch's texts."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.expected = 1
         self.parts: list[bytes] = []
         self.size = 0
 
-    def check(self, n, more) -> None:
+    def check(self, n: object, more: object) -> tuple[int, bool]:
         """Refuse a piece whose number is not the next one, or whose ``more`` is not a
-        boolean (before any decryption work).
+        boolean (before any decryption work); else (n, more).
 
         >>> Joiner().check(1, "yes")
         Traceback (most recent call last):
@@ -97,6 +97,7 @@ class Joiner:
             raise FrameError(f"piece {str(n)[:12]} where {self.expected} was due")
         if not isinstance(more, bool):
             raise FrameError('a piece\'s "more" is true or false')
+        return n, more
 
     def add(self, n: int, piece: bytes, more: bool) -> list[str] | None:
         """One decrypted piece; the batch's texts once ``more`` is False, else None."""

@@ -1,6 +1,6 @@
 """The host's identity, pinned in the invite link: a guest talks only to the real host.
 
-The host's browser keeps one DTLS certificate per table (`web.net.transport` makes it and
+The host's browser keeps one DTLS certificate per table (`web.net.keystore` makes it and
 stores it in IndexedDB, so a reload keeps it). Its SHA-256 fingerprint travels in the invite
 link's ``#fragment``, which browsers never send to any server. An offer names the
 certificate its sender will use in ``a=fingerprint`` lines, and the browser's DTLS handshake
@@ -30,6 +30,7 @@ WRONG_KEY = ("Refused a connection through the relay that did not come from this
              "does not match your invite link.")
 NO_PIN = ("This invite link is incomplete: the part after “#” (the host's key) is missing. "
           "Ask the host to send the link again, whole.")
+Fingerprints = list[tuple[str, str]]    # an SDP's (algorithm, fingerprint) pairs (`fingerprints`)
 
 
 def pin_from_hex(fingerprint: str) -> str:
@@ -52,7 +53,7 @@ def pin_from_hex(fingerprint: str) -> str:
     return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
 
-def clean_pin(text) -> str | None:
+def clean_pin(text: object) -> str | None:
     """``text`` if it is a well-formed pin, else None (a cut or altered link).
 
     >>> clean_pin("q6urq6urq6urq6urq6urq6urq6urq6urq6urq6urq6s") is not None, clean_pin("q6ur"), clean_pin(None)
@@ -61,7 +62,7 @@ def clean_pin(text) -> str | None:
     return text if isinstance(text, str) and PIN.fullmatch(text) else None
 
 
-def fingerprints(sdp: str) -> list[tuple[str, str]]:
+def fingerprints(sdp: str) -> Fingerprints:
     """Every ``(algorithm, hex)`` an SDP's ``a=fingerprint`` lines name, session or media level."""
     return [(alg.lower(), value.upper()) for alg, value in FINGERPRINT_LINE.findall(sdp.replace("\r\n", "\n"))]
 

@@ -8,28 +8,26 @@ modules allowed to touch the FFI.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import js
-from pyodide.ffi import create_once_callable, to_js
+from pyodide.ffi import JsProxy, create_once_callable
 
-
-def _js(value):
-    return to_js(value, dict_converter=js.Object.fromEntries)
-
+from .browser import js_object
 
 IDENTITY_DB, IDENTITY_STORE = "cribbage-identity", "keys"
 FRESH_FOR_MS = 7 * 24 * 3600 * 1000     # a certificate this close to expiring is replaced
 
 
-async def _idb(request):
-    """Await one IndexedDB request; its result, or an exception when it fails."""
-    done = asyncio.get_event_loop().create_future()
+async def _idb(request: JsProxy) -> Any:
+    """Await one IndexedDB request; its result (a JS object, or None), or an exception when it fails."""
+    done: asyncio.Future[Any] = asyncio.get_event_loop().create_future()
 
-    def succeeded(_event):
+    def succeeded(_event: JsProxy) -> None:
         if not done.done():
             done.set_result(request.result)
 
-    def failed(_event):
+    def failed(_event: JsProxy) -> None:
         if not done.done():
             done.set_exception(RuntimeError(str(request.error)))
     request.onsuccess = create_once_callable(succeeded)
@@ -40,15 +38,17 @@ async def _idb(request):
     return await done
 
 
-async def table_certificate(room: str):
+async def table_certificate(room: str) -> JsProxy:
     """The DTLS certificate this browser uses for hosting ``room``: kept in IndexedDB, so a
     reload presents the same identity; made (ECDSA P-256) the first time. Without IndexedDB
     (some private windows) it lives as long as the page, and the invite link with it."""
-    async def made():
-        return await js.RTCPeerConnection.generateCertificate(_js({"name": "ECDSA", "namedCurve": "P-256"}))
+    async def made() -> JsProxy:
+        certificate: JsProxy = await js.RTCPeerConnection.generateCertificate(
+            js_object({"name": "ECDSA", "namedCurve": "P-256"}))
+        return certificate
     try:
         db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
-        stored = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(room))
+        stored: JsProxy | None = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(room))
         if stored is not None and stored.expires > js.Date.now() + FRESH_FOR_MS:
             return stored
         certificate = await made()
@@ -69,17 +69,17 @@ async def forget_table(room: str) -> None:
         js.console.warn(f"the table's identity could not be removed: {failed}")
 
 
-
-async def table_key_pair(room: str):
+async def table_key_pair(room: str) -> JsProxy:
     """The ECDH key pair (P-256) this browser uses for ``room``'s relay fallback; kept like
     the certificate. Its private key cannot be exported, not even by this page."""
-    async def made():
-        return await js.crypto.subtle.generateKey(_js({"name": "ECDH", "namedCurve": "P-256"}), False,
-                                                  _js(["deriveBits"]))
+    async def made() -> JsProxy:
+        pair: JsProxy = await js.crypto.subtle.generateKey(js_object({"name": "ECDH", "namedCurve": "P-256"}),
+                                                           False, js_object(["deriveBits"]))
+        return pair
     name = f"{room}/ecdh"
     try:
         db = await _idb(js.indexedDB.open(IDENTITY_DB, 1))
-        stored = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(name))
+        stored: JsProxy | None = await _idb(db.transaction(IDENTITY_STORE).objectStore(IDENTITY_STORE).get(name))
         if stored is not None:
             return stored
         pair = await made()

@@ -21,7 +21,7 @@ answer that carries the pinned key until one confirms.
 Both sides say the handshake's version (``v``, `VERSION`); a request of another version is
 not answered (the page is older or newer than the host's: the direct path's hello says which).
 
-A `SealedLink` looks like a `web.net.transport.Peer` to its owner (``open``, ``send``,
+A `SealedLink` looks like a `web.net.rtc.Peer` to its owner (``open``, ``send``,
 ``close``), so the host's table and the guest's screen cannot tell which path carries them.
 """
 
@@ -30,11 +30,15 @@ from __future__ import annotations
 import asyncio
 import base64
 import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import js
-from pyodide.ffi import to_js
+from pyodide.ffi import JsProxy, to_js
 
 from . import frames
+from .browser import js_object
+from ..tasks import spawn
 
 VERSION = 2            # of the seal-hello / seal-ready handshake: 2 added the host's nonce
 ECDH = {"name": "ECDH", "namedCurve": "P-256"}
@@ -42,25 +46,23 @@ INFO = b"cribbage sealed v2"
 NONCE = 16             # bytes of the host's fresh random value in each relay path's key
 INBOX = 256            # pieces waiting to be opened; more is a flood, and the link is dropped
 PING_EVERY = 5.0       # seconds between round-trip measurements on an open link
+MAX_SEALED = 8         # relay paths a host keeps, and answers a guest tries, at once (a room holds 8 members)
 
 
-def _js(value):
-    return to_js(value, dict_converter=js.Object.fromEntries)
+def _bytes(data: bytes) -> JsProxy:
+    array: JsProxy = to_js(data)            # a Uint8Array
+    return array
 
 
-def _bytes(data: bytes):
-    return to_js(data)            # a Uint8Array
-
-
-def _py(buffer) -> bytes:
-    return js.Uint8Array.new(buffer).to_bytes()
+def _py(buffer: JsProxy) -> bytes:
+    return bytes(js.Uint8Array.new(buffer).to_bytes())
 
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def unb64(text) -> bytes:
+def unb64(text: object) -> bytes:
     if not isinstance(text, str) or len(text) > 4 * frames.PIECE:
         raise frames.FrameError("a piece is base64 text")
     return base64.b64decode(text, validate=True)
@@ -71,34 +73,38 @@ def available() -> bool:
     return bool(getattr(js.window, "isSecureContext", False)) and getattr(js.crypto, "subtle", None) is not None
 
 
-async def new_key_pair():
-    return await js.crypto.subtle.generateKey(_js(ECDH), False, _js(["deriveBits"]))
+async def new_key_pair() -> JsProxy:
+    pair: JsProxy = await js.crypto.subtle.generateKey(js_object(ECDH), False, js_object(["deriveBits"]))
+    return pair
 
 
-async def public_bytes(pair) -> bytes:
+async def public_bytes(pair: JsProxy) -> bytes:
     return _py(await js.crypto.subtle.exportKey("raw", pair.publicKey))
 
 
-async def shared_key(pair, guest_public: bytes, host_public: bytes, room: str, nonce: bytes, guest: bool):
+async def shared_key(pair: JsProxy, guest_public: bytes, host_public: bytes, room: str, nonce: bytes,
+                     guest: bool) -> JsProxy:
     """The AES-GCM key both sides derive from ``pair`` (the guest's if ``guest``, else the
     host's) and the other side's public key: HKDF-SHA-256 over the ECDH secret, salted with
     the room, its info the public keys (the guest's, then the host's) and the host's ``nonce``."""
     subtle = js.crypto.subtle
     theirs = host_public if guest else guest_public
-    other = await subtle.importKey("raw", _bytes(theirs), _js(ECDH), False, _js([]))
-    bits = await subtle.deriveBits(_js({"name": "ECDH", "public": other}), pair.privateKey, 256)
-    base = await subtle.importKey("raw", bits, "HKDF", False, _js(["deriveKey"]))
-    params = _js({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
+    other = await subtle.importKey("raw", _bytes(theirs), js_object(ECDH), False, js_object([]))
+    bits = await subtle.deriveBits(js_object({"name": "ECDH", "public": other}), pair.privateKey, 256)
+    base = await subtle.importKey("raw", bits, "HKDF", False, js_object(["deriveKey"]))
+    params = js_object({"name": "HKDF", "hash": "SHA-256", "salt": _bytes(room.encode("utf-8")),
                   "info": _bytes(INFO + guest_public + host_public + nonce)})
-    return await subtle.deriveKey(params, base, _js({"name": "AES-GCM", "length": 256}), False,
-                                  _js(["encrypt", "decrypt"]))
+    key: JsProxy = await subtle.deriveKey(params, base, js_object({"name": "AES-GCM", "length": 256}), False,
+                                          js_object(["encrypt", "decrypt"]))
+    return key
 
 
 class Pace:
     """Paces one relay socket's sealed pieces under the relay's per-member rate."""
 
-    def __init__(self, rate: float = 12.0, burst: float = 24.0):
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, None
+    def __init__(self, rate: float = 12.0, burst: float = 24.0) -> None:
+        self.rate, self.burst, self.tokens = rate, burst, burst
+        self.at: float | None = None
 
     async def wait(self) -> None:
         loop = asyncio.get_event_loop()
@@ -119,7 +125,9 @@ class SealedLink:
     once, when the first piece from ``to`` opens (before its texts are handed on): only then
     is the other side known to hold the key."""
 
-    def __init__(self, send, pace: Pace, to, key, outward: str, on_message, on_close, on_confirm=None):
+    def __init__(self, send: Callable[[str, dict[str, object]], bool], pace: Pace, to: str,
+                 key: Awaitable[JsProxy], outward: str, on_message: Callable[[str], object],
+                 on_close: Callable[[], object], on_confirm: Callable[[SealedLink], object] | None = None) -> None:
         self.relay_send, self.pace, self.to = send, pace, to
         self.key = asyncio.ensure_future(key)
         self.outward = outward
@@ -130,7 +138,7 @@ class SealedLink:
         self.buffer: list[str] = []
         self.owed = False               # a piece is due even with no text (`greet`)
         self.pumping = False
-        self.inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX)
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=INBOX)
         self.open, self.ended, self.confirmed = True, False, False
         self.rtt_ms: float | None = None
         self.reader = asyncio.ensure_future(self._read())
@@ -151,7 +159,7 @@ class SealedLink:
     def _start_pump(self) -> None:
         if not self.pumping:
             self.pumping = True
-            asyncio.ensure_future(self._pump())
+            spawn(self._pump())
 
     async def _pump(self) -> None:
         try:
@@ -164,7 +172,7 @@ class SealedLink:
                     self.sent += 1
                     iv = secrets.token_bytes(12)
                     sealed = _py(await js.crypto.subtle.encrypt(
-                        _js({"name": "AES-GCM", "iv": _bytes(iv),
+                        js_object({"name": "AES-GCM", "iv": _bytes(iv),
                              "additionalData": _bytes(frames.associated(self.outward, self.sent, more))}),
                         key, _bytes(piece)))
                     if not self.open or not self.relay_send(self.to, {"kind": "sealed", "n": self.sent, "more": more,
@@ -177,7 +185,7 @@ class SealedLink:
 
     # -- receiving --
 
-    def receive(self, payload: dict) -> None:
+    def receive(self, payload: dict[str, Any]) -> None:
         """A ``sealed`` payload from ``to``; opened in order by `_read`."""
         if not self.open:
             return
@@ -194,11 +202,10 @@ class SealedLink:
         while self.open:
             payload = await self.inbox.get()
             try:
-                n, more = payload.get("n"), payload.get("more")
-                self.joiner.check(n, more)
+                n, more = self.joiner.check(payload.get("n"), payload.get("more"))
                 iv, data = unb64(payload.get("iv")), unb64(payload.get("data"))
                 plain = _py(await js.crypto.subtle.decrypt(
-                    _js({"name": "AES-GCM", "iv": _bytes(iv),
+                    js_object({"name": "AES-GCM", "iv": _bytes(iv),
                          "additionalData": _bytes(frames.associated(self.inward, n, more))}),
                     key, _bytes(data)))
                 texts = self.joiner.add(n, plain, more)

@@ -27,19 +27,20 @@ import zlib
 from game.errors import ParseError
 
 TAGS = {"offer": "O1", "answer": "A1"}
-RELAY_DOWN = "relay-down"  # the status word transport gives for a relay that cannot be reached
+RELAY_DOWN = "relay-down"  # the status word web.net.relay_socket gives for a relay that cannot be reached
+REFUSED = "The relay refused this table: "   # ... and how its status for a refused join begins, the reason after
 MAX_CODE = 4_000          # characters: a real code is a few hundred
 MAX_SDP = 16_000          # bytes of SDP once inflated (bounded: no zip bombs)
 # Text that every Chromium, Firefox and Safari data-channel SDP repeats: deflate refers back
 # to it instead of spelling it out. Changing it changes every code: bump the tags' version.
 DICTIONARY = (
-    "a=max-message-size:262144\r\na=sctp-port:5000\r\na=mid:0\r\na=setup:actpass\r\na=setup:active\r\n"
-    "a=ice-options:trickle\r\na=ice-pwd:a=ice-ufrag:typ srflx raddr 0.0.0.0 rport 0 typ relay "
-    "typ host tcptype passive generation 0 network-cost 999\r\na=candidate:1 udp 2113937151 "
-    "a=end-of-candidates\r\nc=IN IP4 0.0.0.0\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n"
-    "a=msid-semantic: WMS\r\na=extmap-allow-mixed\r\na=group:BUNDLE 0\r\nt=0 0\r\ns=-\r\n"
-    "v=0\r\no=- 2 IN IP4 127.0.0.1\r\na=fingerprint:sha-256 "
-).encode()
+    b"a=max-message-size:262144\r\na=sctp-port:5000\r\na=mid:0\r\na=setup:actpass\r\na=setup:active\r\n"
+    b"a=ice-options:trickle\r\na=ice-pwd:a=ice-ufrag:typ srflx raddr 0.0.0.0 rport 0 typ relay "
+    b"typ host tcptype passive generation 0 network-cost 999\r\na=candidate:1 udp 2113937151 "
+    b"a=end-of-candidates\r\nc=IN IP4 0.0.0.0\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n"
+    b"a=msid-semantic: WMS\r\na=extmap-allow-mixed\r\na=group:BUNDLE 0\r\nt=0 0\r\ns=-\r\n"
+    b"v=0\r\no=- 2 IN IP4 127.0.0.1\r\na=fingerprint:sha-256 "
+)
 FINGERPRINT = re.compile(r"a=fingerprint:sha-256 ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})")
 PACKED_PRINT = re.compile(r"a=fingerprint:sha-256 ~([A-Za-z0-9_-]{43})")
 

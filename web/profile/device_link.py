@@ -12,17 +12,12 @@ the two devices; the profiles never pass through it.
 
 Who can take a profile, or slip in a forged one? The relay sees the room, so its operator (or
 anyone it shows the room) may join it and connect first, to either device. The secret half
-is 4 of 31 characters: 31**4 = 923,521 values (19.8 bits). The proof is a PAKE (CPace, in
-RFC 3526's 2048-bit group): what a device sends an impostor lets it check the one guess of
-the secret it made when it spoke, no other, so nothing can be tried offline; and a failed
-check stops the link on that device, which says so. One guess per device, two per code
-shown: a chance of 2 in 923,521 (2.2e-6), and each miss is seen. A MAC of the secret sent
-to the other end (committed to first or not) would not do: whoever gets one tries all
-923,521 secrets in a second, then poses as either device. The proof also covers both ends'
-DTLS certificate fingerprints (each read from the connection's SDPs; DTLS makes each peer
-hold its certificate's key), so a relay that connects each device to itself instead of to
-the other, passing the handshake along, fails it too. The room half (19.8 bits too) keeps
-links apart; a stranger who does not see room names tries at most 60 a minute from one
+is 4 of 31 characters: 31**4 = 923,521 values (19.8 bits). The proof is a PAKE
+(`web.profile.pake`): an impostor gets one guess of the secret per device, nothing to try
+offline, and a failed check stops the link on that device, which says so. One guess per
+device, two per code shown: a chance of 2 in 923,521 (2.2e-6), and each miss is seen. The
+proof covers both ends' DTLS certificates too, so a relay that connects each device to itself,
+passing the handshake along, fails it. The room half (19.8 bits too) keeps links apart; a stranger who does not see room names tries at most 60 a minute from one
 address (the relay's ``--max-joins-per-minute``), and finding one only buys it a guess.
 
 >>> a, b = Transfer('{"v": 2}'), Transfer('{"v": 2, "games": []}')
@@ -38,19 +33,25 @@ game.errors.ParseError: a profile part is out of order
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from game.codec import loads
 from game.errors import ParseError
 
-from ..net.signal_code import RELAY_DOWN
+from ..net.signal_code import REFUSED, RELAY_DOWN
+from .pake import VERSION, Handshake, OtherVersion, channel_of, read_message
 
-VERSION = 2                                      # 2: the handshake before the profiles
+if TYPE_CHECKING:
+    from .screens import ProfileScreens
+
+Conn = tuple[str, ...]   # a channel as its net names it: (conn id,) at the showing end, () at the typing end
+# `web.net.transport.HostNet` or `GuestNet` (or a test's fake): see `Linker`. Their send and
+# fingerprints take a channel's id, or none: Linker calls them with ``*conn``.
+Net = Any
+
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"    # no 0/O, 1/I/L: read aloud or typed on a phone
 CODE_LENGTH = 8
 ROOM_CHARS = 4                                   # the code's first half names the room, the rest is the secret
@@ -115,156 +116,6 @@ def ack() -> str:
     return json.dumps({"v": VERSION, "type": "got"})
 
 
-class OtherVersion(ParseError):
-    """The other device runs another version of the game."""
-
-
-def read_message(text, allowed: int = PART_CHARS * 2 + 200) -> dict:
-    """A link message as a dict with our ``v``; `ParseError` for anything else."""
-    if not isinstance(text, str) or len(text) > allowed:
-        raise ParseError("a link message is too long")
-    data = loads(text, "a link message", max_depth=1)
-    if not isinstance(data, dict) or data.get("v") != VERSION:
-        raise OtherVersion("the other device runs another version: reload both pages")
-    return data
-
-
-# -- proving that the other device knows the secret: CPace (a PAKE) over both DTLS fingerprints --
-
-P = int(  # RFC 3526's 2048-bit MODP group: a safe prime, p = 2q + 1 with q prime
-    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
-    "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
-    "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F"
-    "83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
-    "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
-    "15728E5A8AACAA68FFFFFFFFFFFFFFFF", 16)
-EXPONENT_BITS = 256          # twice the group's strength (about 112 bits), as RFC 3526 advises
-SHARE = re.compile(r"[0-9a-f]{512}")
-PROOF = re.compile(r"[0-9a-f]{64}")
-
-
-def _digest(label: bytes, *parts: bytes) -> bytes:
-    """SHA-256 of ``label`` and each part, each part's length first (no two inputs run together)."""
-    digest = hashlib.sha256(label)
-    for part in parts:
-        digest.update(len(part).to_bytes(4, "big") + part)
-    return digest.digest()
-
-
-def generator(secret: str, channel: tuple[str, str]) -> int:
-    """CPace's generator: the secret and this channel hashed onto the group of prime order q
-    (2,304 bits reduced mod p, then squared), so no one knows its logarithm to another's.
-
-    >>> generator("2XRT", ("AA", "BB")) == generator("2XRT", ("AA", "BB")) != generator("2XRX", ("AA", "BB"))
-    True
-    """
-    seed = _digest(b"cribbage device link: generator", secret.encode(), *(f.encode() for f in channel))
-    wide = b"".join(hashlib.sha256(seed + bytes([n])).digest() for n in range(9))
-    return pow(int.from_bytes(wide, "big") % P, 2, P)
-
-
-def channel_of(showing: bool, local: list, remote: list) -> tuple[str, str]:
-    """(the showing device's certificate fingerprint, the typing device's), from the
-    `web.net.identity.fingerprints` of this connection's local and remote SDP; `ParseError`
-    unless each names exactly one SHA-256 certificate.
-
-    >>> channel_of(False, [("sha-256", "AA")], [("sha-256", "BB"), ("sha-256", "BB")])
-    ('BB', 'AA')
-    >>> channel_of(True, [("sha-256", "AA")], [("sha-256", "BB"), ("sha-1", "CC")])
-    Traceback (most recent call last):
-    ...
-    game.errors.ParseError: the connection does not name one certificate at each end
-    """
-    def only(found: list) -> str:
-        values = {value for _, value in found}
-        if len(values) != 1 or any(algorithm != "sha-256" for algorithm, _ in found):
-            raise ParseError("the connection does not name one certificate at each end")
-        return values.pop()
-    mine, theirs = only(local), only(remote)
-    return (mine, theirs) if showing else (theirs, mine)
-
-
-class Handshake:
-    """One device's side of proving, on a new channel, that both ends know the code's secret.
-
-    Each sends a ``share``: the `generator` of the secret and the channel, to a fresh random
-    power (it says nothing of the secret: any share is as likely under every secret). Each
-    then derives the key from the other's share, to its own power (the same on both ends only
-    if both used the same secret and see the same channel), and the typing device sends its
-    ``proof``, a MAC under that key; the showing device checks it and only then sends its own.
-    An impostor's share holds one guess of the secret, and a proof tells whether that guess
-    was right, no other: the showing device, which may hear several connections at once,
-    gives none before it has checked the impostor's (wrong: the link ends); the typing
-    device, which talks with one at a time, ends the link unless the proof it gets back is
-    right (``committed``: this side has sent its proof). ``ok``: the other side's proof
-    checked out. `receive` raises `ParseError` for anything but the next step.
-
-    >>> shown = Handshake("2XRT", True, ("AA", "BB"))
-    >>> typed = Handshake("2XRT", False, ("AA", "BB"))
-    >>> shown.receive(typed.opening()), typed.committed
-    ([], False)
-    >>> [proof] = typed.receive(shown.opening())
-    >>> [answer] = shown.receive(proof)
-    >>> typed.receive(answer), shown.ok, typed.ok
-    ([], True, True)
-    """
-
-    def __init__(self, secret: str, showing: bool, channel: tuple[str, str]):
-        self.showing, self.channel = showing, channel
-        self.base = generator(secret, channel)
-        self.exponent = secrets.randbelow(2**EXPONENT_BITS - 1) + 1
-        self.share = pow(self.base, self.exponent, P)
-        self.key: bytes | None = None
-        self.committed = False
-        self.ok = False
-
-    def opening(self) -> str:
-        """The first message: our share."""
-        return json.dumps({"v": VERSION, "type": "share", "share": f"{self.share:0512x}"})
-
-    def receive(self, text) -> list[str]:
-        """The other device's next message; what to send back."""
-        data = read_message(text, 1000)
-        kind = data.get("type")
-        if kind == "share" and self.key is None and set(data) == {"v", "type", "share"}:
-            self.key = self._key(data["share"])
-            if self.showing:
-                return []
-            self.committed = True
-            return [self._proof("typed")]
-        if kind == "proof" and self.key is not None and not self.ok and set(data) == {"v", "type", "proof"}:
-            mine, theirs = ("shown", "typed") if self.showing else ("typed", "shown")
-            claimed = data["proof"]
-            if not (isinstance(claimed, str) and PROOF.fullmatch(claimed)
-                    and hmac.compare_digest(claimed, self._mac(theirs))):
-                raise ParseError("the other device does not know this code")
-            self.ok = True
-            if not self.showing:
-                return []
-            self.committed = True
-            return [self._proof(mine)]
-        raise ParseError("the other device did not follow the link's handshake")
-
-    def _key(self, text) -> bytes:
-        if not (isinstance(text, str) and SHARE.fullmatch(text)):
-            raise ParseError("the other device's share is damaged")
-        theirs = int(text, 16)
-        if not 1 < theirs < P - 1:          # 0, 1 and -1 would make the key independent of the secret
-            raise ParseError("the other device's share is damaged")
-        # To twice our power: a share outside the group of order q (times -1) is taken into it.
-        shared = pow(theirs, 2 * self.exponent, P)
-        shown, typed = (self.share, theirs) if self.showing else (theirs, self.share)
-        return _digest(b"cribbage device link: key", *(f.encode() for f in self.channel),
-                       *(n.to_bytes(256, "big") for n in (shown, typed, shared)))
-
-    def _mac(self, who: str) -> str:
-        return hmac.new(self.key, b"cribbage device link: proof from the device that " + who.encode() +
-                        b" the code", hashlib.sha256).hexdigest()
-
-    def _proof(self, who: str) -> str:
-        return json.dumps({"v": VERSION, "type": "proof", "proof": self._mac(who)})
-
-
 class Transfer:
     """One device's side: its profile going out in parts, the other's coming in.
 
@@ -295,8 +146,8 @@ class Transfer:
         out, self.replies = self.replies, []
         return out
 
-    def receive(self, text) -> None:
-        data = read_message(text)
+    def receive(self, text: object) -> None:
+        data = read_message(text, PART_CHARS * 2 + 200)
         if data.get("type") == "got" and set(data) == {"v", "type"}:
             self.acked = True
             return
@@ -331,7 +182,8 @@ class Linker:
     """Runs one device link at a time for the settings screen.
 
     ``host_net`` / ``guest_net`` make the connection (`web.net.transport.HostNet` / `GuestNet` in
-    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status)``; it
+    the browser, fakes in tests) from ``(room, on_open, on_message, on_close, on_status,
+    version=VERSION)``, the version of this link's protocol; it
     also tells a channel's certificate fingerprints, ``fingerprints(*conn) -> (local, remote)``.
     ``screens`` is the `ProfileScreens` whose profile is sent and merged into; ``repaint()``
     redraws; ``later(seconds, fn)`` runs ``fn`` after a while (the code's expiry, the goodbye).
@@ -341,15 +193,16 @@ class Linker:
     with, and any handshake that fails stops the link on this device.
     """
 
-    def __init__(self, screens, host_net, guest_net, repaint, later):
+    def __init__(self, screens: ProfileScreens, host_net: Callable[..., Net], guest_net: Callable[..., Net],
+                 repaint: Callable[[], object], later: Callable[[float, Callable[[], object]], object]) -> None:
         self.screens, self.host_net, self.guest_net = screens, host_net, guest_net
         self.repaint, self.later = repaint, later
-        self.net = None
+        self.net: Net | None = None
         self.code, self.showing = "", False
         self.transfer: Transfer | None = None
-        self.checks: dict[tuple, Handshake] = {}   # channels still proving they know the code
-        self.early: dict[tuple, list] = {}          # channels whose SDPs are not known yet: what they sent
-        self.peer = None            # the channel we swap with (the first that proved it)
+        self.checks: dict[Conn, Handshake] = {}   # channels still proving they know the code
+        self.early: dict[Conn, list[str]] = {}    # channels whose SDPs are not known yet: what they sent
+        self.peer: Conn | None = None   # the channel we swap with (the first that proved it)
         self.connected = False
         self.merged = False
         self.news = ""              # what the merge brought, in words
@@ -375,38 +228,39 @@ class Linker:
 
     # -- the connection's events --
 
-    def _begin(self, code: str, showing: bool, make, status: str) -> None:
+    def _begin(self, code: str, showing: bool, make: Callable[..., Net], status: str) -> None:
         self._stop()
         self.code, self.showing = code, showing
         self.transfer = Transfer(self.screens.export())
         self.peer, self.connected, self.merged = None, False, False
         self._state(LinkState(code, showing, status))
         transfer = self.transfer
-        made = []
+        made: list[Net] = []
 
-        def current(handler):
+        def current(handler: Callable[..., object]) -> Callable[..., object]:
             """``handler``, for this connection's events only: the last link's lingers a second
             for its goodbye, and a guest's channels all have the same (empty) id."""
             return lambda *args: self.net is made[0] and handler(*args)
         self.net = make(room_for(code), current(self._opened), current(self._message), current(self._closed),
-                        current(self._status))
+                        current(self._status), version=VERSION)
         made.append(self.net)
         self.net.start()
         self.later(LINK_MINUTES * 60, lambda: self._expire(transfer))
 
-    def _opened(self, *conn) -> None:
+    def _opened(self, *conn: str) -> None:
         if self.connected or self.transfer is None:     # linked already: anyone else gets nothing
             return
         self.early[conn] = []
         self._check(conn, self.transfer, DESCRIBED_TRIES)
 
-    def _check(self, conn: tuple, transfer, tries: int) -> None:
+    def _check(self, conn: Conn, transfer: Transfer, tries: int) -> None:
         """Start the handshake on channel ``conn`` once the browser knows both its SDPs."""
-        if transfer is not self.transfer or self.connected or conn not in self.early:
+        if transfer is not self.transfer or self.connected or conn not in self.early or self.net is None:
             return
         local, remote = self.net.fingerprints(*conn)
         if not (local and remote) and tries > 0:
-            return self.later(DESCRIBED_WAIT, lambda: self._check(conn, transfer, tries - 1))
+            self.later(DESCRIBED_WAIT, lambda: self._check(conn, transfer, tries - 1))
+            return
         try:
             channel = channel_of(self.showing, local, remote)
         except ParseError:
@@ -417,9 +271,9 @@ class Linker:
         for text in self.early.pop(conn):
             self._message(*conn, text)
 
-    def _message(self, *args) -> None:
-        *conn, text = args
-        conn = tuple(conn)
+    def _message(self, *args: str) -> None:
+        *ids, text = args
+        conn = tuple(ids)
         if self.connected:
             if conn == self.peer:
                 self._take(text)
@@ -438,6 +292,7 @@ class Linker:
             return self.cancel("The other device runs another version of the game: reload both pages.")
         except ParseError:
             return self._refuse()
+        assert self.net is not None, "a channel's messages come while its net runs"
         for reply in replies:
             self.net.send(*conn, reply)
         if check.ok:
@@ -445,36 +300,43 @@ class Linker:
             self.early.clear()
             self.connected, self.peer = True, conn
             self._say("Connected: swapping profiles…")
+            assert self.transfer is not None, "a handshake belongs to a transfer"
             for part in self.transfer.outgoing():
                 self._send(part)
         elif check.committed:       # our proof is out: the other's must follow soon
-            self.later(PROOF_SECONDS, lambda: self.checks.get(conn) is check and self._refuse())
+            def overdue() -> None:
+                if self.checks.get(conn) is check:
+                    self._refuse()
+            self.later(PROOF_SECONDS, overdue)
 
     def _take(self, text: str) -> None:
         """A message from the peer that proved it knows the code: the profile's parts, ``got``."""
+        transfer = self.transfer
+        assert transfer is not None, "a peer belongs to a transfer"
         try:
-            self.transfer.receive(text)
+            transfer.receive(text)
         except ParseError as bad:
             return self.cancel(f"The link failed: {bad}.")
-        for reply in self.transfer.take_replies():
+        for reply in transfer.take_replies():
             self._send(reply)
-        if self.transfer.received is not None and not self.merged:
+        if transfer.received is not None and not self.merged:
             self.merged = True
-            self.screens.command("import-profile", self.transfer.received)
+            self.screens.command("import-profile", transfer.received)
             news, self.screens.message = self.screens.message, ""
             if not news.startswith("Profile loaded: "):
                 return self.cancel(f"The other device's profile could not be used: {news}")
             self.news = news.removeprefix("Profile loaded: ").rstrip(".")
             self._say(f"Received the other device's profile ({self.news}); sending this one…")
-        if self.transfer.done:
+        if transfer.done:
             net, self.net = self.net, None
-            self.later(1.0, net.close)      # let the last message leave before closing
+            if net is not None:
+                self.later(1.0, net.close)      # let the last message leave before closing
             self._state(LinkState(self.code, self.showing,
                                   f"Linked: {self.news} here, and the other device has this one's.",
                                   finished=True))
 
-    def _closed(self, *conn) -> None:
-        conn = tuple(conn)
+    def _closed(self, *ids: str) -> None:
+        conn = tuple(ids)
         if self.transfer is None or self.transfer.done:
             return
         if self.connected and conn == self.peer:
@@ -490,10 +352,12 @@ class Linker:
             self.cancel(NO_RELAY)
         elif text == "version":
             self.cancel("The other device runs another version of the game: reload both pages.")
+        elif text.startswith(REFUSED) and not self.connected:     # it tries again meanwhile
+            self._say(f"The relay turned this device away for now: {text.removeprefix(REFUSED)}")
         elif text and not self.connected and self.screens.link and not self.screens.link.showing:
             self._say("Looking for the device showing this code… (check the code if this takes long)")
 
-    def _expire(self, transfer) -> None:
+    def _expire(self, transfer: Transfer) -> None:
         if transfer is self.transfer and not transfer.done:
             self.cancel(f"The code expired after {LINK_MINUTES} minutes: show a new one.")
 
@@ -504,6 +368,7 @@ class Linker:
         self.cancel(REFUSED_SHOWN if self.showing else REFUSED_TYPED)
 
     def _send(self, text: str) -> None:
+        assert self.net is not None and self.peer is not None, "sent only to the peer, while linked"
         self.net.send(*self.peer, text)
 
     def _say(self, status: str) -> None:
@@ -511,7 +376,7 @@ class Linker:
         if link is not None:
             self._state(LinkState(link.code, link.showing, status, link.finished))
 
-    def _state(self, link) -> None:
+    def _state(self, link: LinkState | None) -> None:
         self.screens.link = link
         self.repaint()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from game.codec import config_from_json, loads
 from game.errors import ParseError
@@ -29,7 +30,7 @@ MAX_RECORDS = 300                 # the newest games are kept; localStorage hold
 MAX_PROFILE_CHARS = 4_000_000
 
 # Every preference, its allowed values (the first is the default).
-PREFERENCES: dict[str, tuple] = {
+PREFERENCES: dict[str, tuple[object, ...]] = {
     "level": ("medium", "easy", "hard"),          # default bot level
     "players": (2, 3, 4),
     "target": (121, 61),                         # default game length
@@ -42,10 +43,10 @@ PREFERENCES: dict[str, tuple] = {
     "theme": ("system", "light", "dark"),
     "coach": (True, False),                      # a review after each hand against the bots
 }
-DEFAULT_PREFS = {name: values[0] for name, values in PREFERENCES.items()}
+DEFAULT_PREFS: dict[str, Any] = {name: values[0] for name, values in PREFERENCES.items()}
 
 
-def clean_prefs(prefs) -> dict:
+def clean_prefs(prefs: object) -> dict[str, Any]:
     """Known preferences with allowed values; anything else is dropped for the default.
 
     >>> clean_prefs({"theme": "dark", "players": 9, "evil": "<script>"})["theme"]
@@ -53,10 +54,10 @@ def clean_prefs(prefs) -> dict:
     >>> clean_prefs({"players": 9})["players"], clean_prefs(None) == DEFAULT_PREFS
     (2, True)
     """
-    prefs = prefs if isinstance(prefs, dict) else {}
+    given = prefs if isinstance(prefs, dict) else {}
     clean = {}
     for name, allowed in PREFERENCES.items():
-        value = prefs.get(name, allowed[0])
+        value = given.get(name, allowed[0])
         # bool is an int in Python: compare types too, so True never passes for 1.
         ok = any(value == choice and type(value) is type(choice) for choice in allowed)
         clean[name] = value if ok else allowed[0]
@@ -69,7 +70,7 @@ class Profile:
 
     id: str
     nickname: str
-    prefs: dict = field(default_factory=lambda: dict(DEFAULT_PREFS))
+    prefs: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_PREFS))   # name -> its value (str, int, bool)
     records: tuple[GameRecord, ...] = ()
     updated: str = ""             # when nickname or prefs last changed (ISO 8601)
 
@@ -77,12 +78,12 @@ class Profile:
     def new(cls, nickname: str = "", now: str = "", profile_id: str = "local") -> Profile:
         return cls(profile_id, clean_name(nickname, ""), dict(DEFAULT_PREFS), (), now)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Profile) and self.to_json() == other.to_json()
 
     # -- changes (each returns a new profile) --
 
-    def with_prefs(self, now: str, nickname: str | None = None, **changes) -> Profile:
+    def with_prefs(self, now: str, nickname: str | None = None, **changes: object) -> Profile:
         prefs = clean_prefs({**self.prefs, **changes})
         name = self.nickname if nickname is None else clean_name(nickname, "")
         return replace(self, prefs=prefs, nickname=name, updated=now)
@@ -143,7 +144,7 @@ class Profile:
         return profile
 
 
-def migrate(data) -> dict:
+def migrate(data: object) -> dict[str, Any]:
     """Bring any earlier version up to `VERSION`; refuse what is not a profile or is newer.
 
     Version 1 was the flat preferences object the first release kept (name, level, players,
@@ -171,11 +172,12 @@ def migrate(data) -> dict:
     return data
 
 
-def _trusted_record(data) -> GameRecord:
-    """Read a record from our own storage without replaying it (fast at start-up)."""
+def _trusted_record(data: Any) -> GameRecord:
+    """Read a record from our own storage without replaying it (fast at start-up); whatever
+    JSON ``data`` holds, a wrong shape is a `ParseError`."""
     try:
-        summary = Summary(**{k: tuple(v) if isinstance(v, list) else v
-                             for k, v in data["summary"].items()})
+        fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data["summary"].items()}
+        summary = Summary(**fields)
         return GameRecord(data["id"], data["finished"], data["mode"], data["seat"],
                           tuple(data["names"]), config_from_json(data["config"]), data["seed"],
                           tuple(data["actions"]), summary, tuple(data.get("hand_seeds", ())),

@@ -28,14 +28,20 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.codec import config_from_json, config_to_json, loads
 from game.engine import OVER, Config, apply, new_game
 from game.errors import IllegalActionError, ParseError
+from game.events import Event
 
 from ..session import Session, clean_name
+
+if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
+    from game.coach import GameReview, HandSeen
 
 MAX_RECORD_BYTES = 64_000
 
@@ -70,7 +76,7 @@ class GameRecord:
     actions: tuple[str, ...]
     summary: Summary
     hand_seeds: tuple[int, ...] = ()  # a fair table's seed per hand (game.engine.with_hand_seed)
-    fair: dict | None = None          # {table, rounds, alarms}: the fair deal's transcript
+    fair: dict[str, Any] | None = None   # {table, rounds, alarms}: the fair deal's transcript
     hints: tuple[int, ...] = ()          # the coach was asked before these actions (their index)
     coach: tuple[tuple[int, int], ...] = ()  # per hand: (discard, pegging) points given away, in hundredths
     coach_due: bool = False          # the coach was on; its figures are still to work out here (an import's)
@@ -84,16 +90,17 @@ class GameRecord:
             return None
         return "alarm" if self.fair["alarms"] else "verified"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["config"] = config_to_json(self.config)
         for key in ("hand_seeds", "fair", "coach_due"):   # absent from other games: their records stay as they were
             if not data[key]:
                 del data[key]
-        return json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
+        plain: dict[str, Any] = json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
+        return plain
 
     @classmethod
-    def from_json(cls, data) -> GameRecord:
+    def from_json(cls, data: object) -> GameRecord:
         """Read and verify a record: it must replay to a finished game with the same summary."""
         fields = set(cls.__dataclass_fields__)
         if not isinstance(data, dict) or not fields - set(cls.OPTIONAL) <= set(data) <= fields:
@@ -123,7 +130,7 @@ class GameRecord:
         return replace(record, hints=clean_hints(data.get("hints", []), len(actions)), coach_due=due)
 
 
-def walk_record(record: GameRecord):
+def walk_record(record: GameRecord) -> list[HandSeen]:
     """The record's game cut into hands as its seat saw them (`game.coach.walk`)."""
     from game.coach import walk     # here, not at the top: the coach loads after the start (web.lazy.AFTER_READY)
 
@@ -131,14 +138,14 @@ def walk_record(record: GameRecord):
     return walk(start, record.actions, record.seat)
 
 
-def clean_hints(hints, actions: int) -> tuple[int, ...]:
+def clean_hints(hints: object, actions: int) -> tuple[int, ...]:
     """Hint positions as a record keeps them: whole numbers within the game, each once."""
     if not isinstance(hints, (list, tuple)):
         raise ParseError("a game record's hints are damaged")
     return tuple(sorted({n for n in hints if type(n) is int and 0 <= n <= actions}))[:500]
 
 
-def clean_coach(figures) -> tuple[tuple[int, int], ...]:
+def clean_coach(figures: object) -> tuple[tuple[int, int], ...]:
     """The coach's figures as a record keeps them: per hand, two whole hundredths from 0 up."""
     if not isinstance(figures, (list, tuple)):
         raise ParseError("a game record's coach figures are damaged")
@@ -151,14 +158,14 @@ def clean_coach(figures) -> tuple[tuple[int, int], ...]:
     return tuple(kept)
 
 
-def coach_figures(game) -> tuple[tuple[int, int], ...]:
+def coach_figures(game: GameReview) -> tuple[tuple[int, int], ...]:
     """A `game.coach.GameReview` as a record keeps it (hundredths of a point, per hand)."""
     return tuple((round(review.discard_lost * 100), round(review.pegging_lost * 100))
                  for review in game.reviews)
 
 
 def record_game(session: Session, seat: int, finished: str, mode: str | None = None,
-                coach=None, fair: dict | None = None) -> GameRecord:
+                coach: GameReview | None = None, fair: dict[str, Any] | None = None) -> GameRecord:
     """The record of the session's finished game, seen from ``seat``, with the hints asked for,
     the coach's `GameReview` of it (if it was on) and a fair table's transcript (``fair``:
     ``{table, rounds, alarms}``, checked by `check_fair`)."""
@@ -173,16 +180,17 @@ def record_game(session: Session, seat: int, finished: str, mode: str | None = N
                    coach=coach_figures(coach) if coach is not None else ())
 
 
-def record_mode(bots, seat: int) -> str:
+def record_mode(bots: Sequence[str | None], seat: int) -> str:
     """``friends`` when another person sat at the table, else ``bot-<hardest level>``."""
     others = [level for other, level in enumerate(bots) if other != seat]
-    if None in others:
+    levels = [level for level in others if level is not None]
+    if len(levels) < len(others):
         return "friends"
-    return "bot-" + max(others, key=("easy", "medium", "hard").index)
+    return "bot-" + max(levels, key=("easy", "medium", "hard").index)
 
 
-def make_record(config: Config, seed, actions, seat: int, names, mode: str, finished: str,
-                hand_seeds=(), fair=None):
+def make_record(config: Config, seed: int, actions: Sequence[str], seat: int, names: Iterable[str], mode: str,
+                finished: str, hand_seeds: Iterable[int] = (), fair: object = None) -> GameRecord:
     """Replay a game into its record; a ``fair`` transcript is checked (`check_fair`)."""
     import hashlib   # here, not at the top: the start (a first visit has no records) goes without
 
@@ -199,13 +207,13 @@ def make_record(config: Config, seed, actions, seat: int, names, mode: str, fini
                       summary, hand_seeds, fair)
 
 
-def played_with_people(fair: dict, seat: int) -> bool:
+def played_with_people(fair: dict[str, Any], seat: int) -> bool:
     """Whether a fair table's transcript shows a person (the host, or a friend) in a seat
     other than ``seat``: its game counts with friends, never in a bot's statistics."""
     return any(source != "bot" for r in fair["rounds"] for other, source in enumerate(r["sources"]) if other != seat)
 
 
-def check_fair(config: Config, seed: int, hand_seeds, fair) -> dict:
+def check_fair(config: Config, seed: int, hand_seeds: tuple[int, ...], fair: object) -> dict[str, Any]:
     """A fair deal's transcript, read and audited again (`game.fair.audit`): its alarms must
     include every problem the audit finds, or the record was altered to hide one."""
     from game.fair import Round, audit   # only records of tables with friends have one
@@ -216,18 +224,18 @@ def check_fair(config: Config, seed: int, hand_seeds, fair) -> dict:
     if not isinstance(table, str) or not isinstance(rounds, list) or len(rounds) > 1000 or \
             not isinstance(alarms, list) or not all(isinstance(a, str) and len(a) < 200 for a in alarms[:200]):
         raise ParseError("a game record's fair deal is damaged")
-    rounds = [Round.from_json(r) for r in rounds]
-    found = audit(table, config, seed, hand_seeds, rounds)
+    read = [Round.from_json(r) for r in rounds]
+    found = audit(table, config, seed, hand_seeds, read)
     if not set(found) <= set(alarms):
         raise ParseError("this game record has been altered: its fair deal check does not say what it finds")
-    return {"table": table[:64], "rounds": [r.to_json() for r in rounds], "alarms": list(alarms[:200])}
+    return {"table": table[:64], "rounds": [r.to_json() for r in read], "alarms": list(alarms[:200])}
 
 
-def summarise(config: Config, seed, actions, seat: int, hand_seeds=()) -> Summary:
+def summarise(config: Config, seed: int, actions: Iterable[str], seat: int, hand_seeds: tuple[int, ...] = ()) -> Summary:
     """Replay a game and add up what ``seat`` scored, hand by hand."""
     try:
         state = new_game(config, seed, hand_seeds=hand_seeds)
-        events = []
+        events: list[Event] = []
         for text in actions:
             state, new = apply(state, Action.parse(text))
             events += new
@@ -237,20 +245,23 @@ def summarise(config: Config, seed, actions, seat: int, hand_seeds=()) -> Summar
         raise ParseError("this game record stops before the end of the game")
     side = config.side_of(seat)
     # new_game dealt the first hand already; later deals arrive as events.
-    hands, pegging, shown, cribs, best, nines, in_show = 1, [0], [], [], 0, 0, False
+    hands, pegging, best, nines, in_show = 1, [0], 0, 0, False
+    shown: list[int] = []
+    cribs: list[int] = []
     for event in events:
+        points = event.breakdown.total if event.breakdown is not None else 0   # a count's, a peg's
         if event.kind == "deal":
             hands += 1
             pegging.append(0)
             in_show = False
         elif event.kind in ("show", "crib"):
             in_show = True
-            nines += event.breakdown.total == 29
+            nines += points == 29
             if event.seat == seat:
-                (cribs if event.kind == "crib" else shown).append(event.breakdown.total)
-                best = max(best, event.breakdown.total) if event.kind == "show" else best
+                (cribs if event.kind == "crib" else shown).append(points)
+                best = max(best, points) if event.kind == "show" else best
         elif event.kind == "peg" and event.seat == seat and not in_show:
-            pegging[-1] += event.breakdown.total
+            pegging[-1] += points
     won = state.winner == side
     verdicts = state.verdicts
     given = sum(v in ("skunk", "double skunk") for v in verdicts) if won else 0
@@ -258,7 +269,7 @@ def summarise(config: Config, seed, actions, seat: int, hand_seeds=()) -> Summar
                    tuple(cribs), best, nines)
 
 
-def _summary_json(data) -> dict:
+def _summary_json(data: object) -> dict[str, object]:
     if not isinstance(data, dict):
         raise ParseError("a game record's summary is damaged")
     return {key: (tuple(value) if isinstance(value, list) else value) for key, value in data.items()}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from game.actions import Action
 from game.cards import Card
 from game.engine import apply, new_game
+from game.events import Event
 
 from .records import GameRecord
 
@@ -32,7 +33,7 @@ class ReplayHand:
     discards: list[tuple[Card, ...]] = field(default_factory=list)
     starter: Card | None = None
     lines: list[str] = field(default_factory=list)  # the play and the pegs, as the log says them
-    shows: list = field(default_factory=list)       # the show and crib events, in counting order
+    shows: list[Event] = field(default_factory=list)   # the show and crib events, in counting order
     scores: tuple[int, ...] = ()                    # every side's score when the hand ended
 
 
@@ -47,11 +48,12 @@ def replay_hands(record: GameRecord) -> list[ReplayHand]:
         for event in events:
             hand = hands[-1]
             if event.kind == "deal":
+                assert event.seat is not None, "a deal names its dealer"
                 hand.scores = scores
                 hands.append(ReplayHand(len(hands) + 1, event.seat, list(state.hands)))
             elif event.kind == "starter":
                 hand.starter = event.cards[0]
-                hand.discards = [tuple(chosen) for chosen in state.discards]
+                hand.discards = [tuple(chosen or ()) for chosen in state.discards]   # all made by now
             elif event.kind in ("show", "crib"):
                 hand.shows.append(event)
             elif event.kind not in ("discard", "reset") and not (event.kind == "peg" and hand.shows):

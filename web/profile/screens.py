@@ -15,40 +15,50 @@ False
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from html import escape
+from typing import TYPE_CHECKING, Any
 
+from game.bots import Thinking
 from game.errors import ParseError
 
 from .model import Profile
-from .records import coach_figures, record_from_link_code, record_game, record_to_link_code, walk_record
+from .records import (GameRecord, coach_figures, record_from_link_code, record_game, record_to_link_code,
+                      walk_record)
 from ..session import Session
+
+if TYPE_CHECKING:   # loaded on first use (web.lazy), the coach after the start (web.lazy.AFTER_READY)
+    from game.coach import GameReview, HandReview, HandSeen
+
+    from .device_link import LinkState
 
 
 class ProfileScreens:
     """Which profile screen is open (if any), and the profile behind it."""
 
-    COMMANDS = {"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand", "replay-pegging",
-                "import-profile", "share-record", "open-record"}
+    COMMANDS = frozenset({"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand", "replay-pegging",
+                          "import-profile", "share-record", "open-record"})
 
-    def __init__(self, profile: Profile, clock):
+    def __init__(self, profile: Profile, clock: Callable[[], str]) -> None:
         self.profile = profile
         self.clock = clock                  # () -> the time now, ISO 8601
         self.screen: str | None = None      # None: the table or the start screen is showing
-        self.replaying = None               # the GameRecord in the replay viewer
+        self.replaying: GameRecord | None = None   # the record in the replay viewer
         self.hand = 0
         self.pegging = False                # the replayed hand's pegging review was asked for
         self.message = ""
         self.changed = False                # the profile needs saving
         self.clipboard = ""                 # a link for the glue to copy
-        self.link = None                    # a device link in progress (web.profile.device_link.LinkState)
-        self.review_job = None              # (record id, hands still to review, reviews done)
+        self.link: LinkState | None = None  # a device link in progress
+        # (record id, hands still to review, reviews done)
+        self.review_job: tuple[str, list[tuple[int, HandSeen]], list[HandReview]] | None = None
 
     def takes(self, name: str) -> bool:
         """Whether ``name`` is a profile command now (``menu`` only while a profile screen is open)."""
         return name in self.COMMANDS and (name != "menu" or self.screen is not None)
 
-    def command(self, name: str, arg=None) -> bool:
+    def command(self, name: str, arg: object = None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
         if not self.takes(name):
             return False
@@ -67,43 +77,45 @@ class ProfileScreens:
         if self.screen == "stats":
             note = f'<p class="notice" role="status">{escape(self.message)}</p>' if self.message else ""
             return note + render_stats(self.profile)
+        assert self.replaying is not None, "the replay screen shows a record"
         return render_replay(self.replaying, self.hand, self.pegging)
 
     # -- commands --
 
-    def _do_settings(self, _=None) -> None:
+    def _do_settings(self, _: object = None) -> None:
         self.screen = "settings"
 
-    def _do_stats(self, _=None) -> None:
+    def _do_stats(self, _: object = None) -> None:
         self.screen = "stats"
 
-    def _do_menu(self, _=None) -> None:
+    def _do_menu(self, _: object = None) -> None:
         self.screen = None
 
-    def _do_pref(self, name_and_text) -> None:
+    def _do_pref(self, name_and_text: tuple[str, object]) -> None:
         from .view import parse_pref
         name, text = name_and_text
         value = parse_pref(name, text) if isinstance(text, str) else text
         if value is None:
             raise ParseError(f"{name} cannot be {text!r}")
-        self._change(self.profile.with_prefs(self.clock(), **{name: value}))
+        change: dict[str, Any] = {name: value}     # a preference's value: text, a number or a switch
+        self._change(self.profile.with_prefs(self.clock(), **change))
 
-    def _do_nickname(self, text) -> None:
+    def _do_nickname(self, text: object) -> None:
         self._change(self.profile.with_prefs(self.clock(), nickname=str(text or "")))
 
-    def _do_replay(self, record_id) -> None:
+    def _do_replay(self, record_id: object) -> None:
         record = next((r for r in self.profile.records if r.id == record_id), None)
         if record is None:
             raise ParseError("that game is no longer in your history")
         self.replaying, self.hand, self.pegging, self.screen = record, 0, False, "replay"
 
-    def _do_replay_hand(self, index) -> None:
+    def _do_replay_hand(self, index: str | int) -> None:
         self.hand, self.pegging = int(index), False
 
-    def _do_replay_pegging(self, index) -> None:
+    def _do_replay_pegging(self, index: str | int) -> None:
         self.hand, self.pegging = int(index), True
 
-    def _do_import_profile(self, text) -> None:
+    def _do_import_profile(self, text: str) -> None:
         """Merge a profile file: its games (verified by replaying) and, if newer, its settings."""
         try:
             incoming = Profile.from_json(text, verify_records=True)
@@ -114,14 +126,14 @@ class ProfileScreens:
         added = len(self.profile.records) - before
         self.message = f"Profile loaded: {added} new game{'s' if added != 1 else ''}."
 
-    def _do_share_record(self, record_id) -> None:
+    def _do_share_record(self, record_id: object) -> None:
         record = next((r for r in self.profile.records if r.id == record_id), None)
         if record is None:
             raise ParseError("that game is no longer in your history")
         self.clipboard = "#record=" + record_to_link_code(record)
         self.message = "A link to this game is on your clipboard."
 
-    def _do_open_record(self, code) -> None:
+    def _do_open_record(self, code: str) -> None:
         """A game someone shared as a link: keep it and open it in the replay viewer."""
         record = record_from_link_code(code)
         self._change(self.profile.add_record(record))
@@ -129,7 +141,8 @@ class ProfileScreens:
 
     # -- from the table --
 
-    def game_finished(self, session: Session, seat: int = 0, coach=None, fair: dict | None = None) -> None:
+    def game_finished(self, session: Session, seat: int = 0, coach: GameReview | None = None,
+                      fair: dict[str, Any] | None = None) -> None:
         """Keep the record of a game that just ended (once, whatever the caller repeats), with
         the coach's review of it (a `game.coach.GameReview`) when the coach was on, and the
         fair deal's transcript of a table the player hosted."""
@@ -141,7 +154,7 @@ class ProfileScreens:
         """Whether an imported game (the coach was on for it) still owes its figures."""
         return any(record.coach_due for record in self.profile.records)
 
-    def reviewing(self):
+    def reviewing(self) -> Thinking[None]:
         """Review one hand of the first game that owes its figures, as a generator that yields
         while it searches (the page runs it in slices when nothing else waits); the game keeps
         its figures once its last hand is done."""
@@ -163,7 +176,7 @@ class ProfileScreens:
             self._change(self.profile.update_record(replace(record, coach=figures, coach_due=False)))
             self.review_job = None
 
-    def keep(self, record) -> None:
+    def keep(self, record: GameRecord) -> None:
         """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""
         self._change(self.profile.add_record(record))
 

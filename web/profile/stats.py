@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
@@ -92,7 +93,7 @@ def group_of(record: GameRecord) -> str:
     return f"{record.mode} · {record.config.players} players"
 
 
-def compute(records) -> dict[str, Stats]:
+def compute(records: Iterable[GameRecord]) -> dict[str, Stats]:
     """Stats for ``"all"`` games and for each group, in the order the records come (oldest first)."""
     groups: dict[str, Stats] = {"all": Stats()}
     for record in sorted(records, key=lambda r: r.finished):
@@ -101,7 +102,7 @@ def compute(records) -> dict[str, Stats]:
     return groups
 
 
-def histogram_svg(counts, title: str) -> str:
+def histogram_svg(counts: Iterable[int], title: str) -> str:
     """Bars of how often each hand score 0..29 came up."""
     tally = [0] * 30
     for count in counts:
@@ -123,7 +124,7 @@ def histogram_svg(counts, title: str) -> str:
             f'{"".join(bars)}{axis}{labels}</svg>')
 
 
-def results_svg(results, title: str) -> str:
+def results_svg(results: Sequence[tuple[str, bool]], title: str) -> str:
     """Win rate over time: one dot per game (up for a win), and the running win rate."""
     if not results:
         return ""
@@ -142,7 +143,7 @@ def results_svg(results, title: str) -> str:
             f'{axis}<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')
 
 
-def accuracy_svg(accuracy, title: str) -> str:
+def accuracy_svg(accuracy: Sequence[tuple[str, float]], title: str) -> str:
     """Discard accuracy over time: each reviewed game's points given away per hand in its
     discards (lower is better), with the running average."""
     if not accuracy:

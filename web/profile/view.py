@@ -12,6 +12,7 @@ from html import escape
 
 from game.coach import review_hand, walk
 from game.engine import new_game
+from game.events import Event
 
 from ..coach.view import discard_html, pegging_html
 from .device_link import LINK_MINUTES, LinkState
@@ -21,7 +22,7 @@ from ..table.cards import card_face, cards_row
 from .replay import replay_hands
 from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
 
-LABELS = {
+LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label, each value's
     "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
     "players": ("Default players", {2: "2", 3: "3", 4: "4 (partners)"}),
     "target": ("Default game", {121: "121", 61: "61 (short)"}),
@@ -93,15 +94,17 @@ def render_link(link: LinkState | None) -> str:
   </fieldset>"""
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def parse_pref(name: str, text: str):
-    """The preference value a settings radio button stands for (its text form back)."""
+def parse_pref(name: str, text: str) -> object:
+    """The preference value a settings radio button stands for (its text form back); None
+    for none."""
     for value in PREFERENCES.get(name, ()):
         if _value(value) == text:
             return value
+    return None
     return None
 
 
@@ -196,7 +199,7 @@ def _game_row(record: GameRecord) -> str:
 
 def _fair_tag(record: GameRecord) -> str:
     """A game dealt fairly at a table with friends: its deal check, verified or failed."""
-    if record.fair_verdict is None:
+    if record.fair is None:
         return ""
     if record.fair_verdict == "alarm":
         reasons = escape("; ".join(record.fair["alarms"][:3]))
@@ -205,7 +208,7 @@ def _fair_tag(record: GameRecord) -> str:
 
 
 def _fair_note(record: GameRecord) -> str:
-    if record.fair_verdict != "alarm":
+    if record.fair is None or record.fair_verdict != "alarm":
         return ""
     reasons = "".join(f"<li>{escape(reason)}</li>" for reason in record.fair["alarms"][:5])
     return (f'<div class="fair-alarm" role="alert" data-testid="replay-fair-alarm"><b>⚠ The deal check failed '
@@ -220,7 +223,7 @@ def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
         return ""
     hand = hands[index]
     review = review_hand(hand, index + 1, pegging=pegging)
-    body = discard_html(review.discard)
+    body = discard_html(review.discard) if review.discard is not None else ""   # a hand with a discard has it
     end = hands[index + 1].discard_view.state_id if index + 1 < len(hands) else len(record.actions) + 1
     asked = sum(hand.discard_view.state_id <= n < end for n in record.hints)
     if asked:
@@ -232,6 +235,13 @@ def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
                  f'data-arg="{index}" data-testid="replay-pegging">Review the pegging</button>')
     return (f'<section class="coach replay-coach" data-testid="replay-coach" aria-label="Coach">'
             f'<div class="coach-body">{body}</div></section>')
+
+
+def _show_line(names: tuple[str, ...], event: Event) -> str:
+    """A show or crib event of a replayed hand, as a list item: whose, the cards, the count."""
+    assert event.seat is not None and event.breakdown is not None, "a count names its seat and its points"
+    return (f'<li>{escape(names[event.seat])}{"&#x27;s crib" if event.kind == "crib" else ""}: '
+            f'{cards_row(event.cards, "tiny")} <b>{event.breakdown.total}</b> — {escape(event.breakdown.spoken())}</li>')
 
 
 def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
@@ -246,10 +256,7 @@ def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
         f'<div class="cards">{cards_row(cards, "small")}</div>'
         f'<div class="label">to the crib: {cards_row(hand.discards[seat], "tiny") if hand.discards else "—"}</div></div>'
         for seat, cards in enumerate(hand.dealt))
-    shows = "".join(
-        f'<li>{escape(names[e.seat])}{"&#x27;s crib" if e.kind == "crib" else ""}: '
-        f'{cards_row(e.cards, "tiny")} <b>{e.breakdown.total}</b> — {escape(e.breakdown.spoken())}</li>'
-        for e in hand.shows)
+    shows = "".join(_show_line(names, event) for event in hand.shows)
     lines = "".join(f"<li>{escape(line)}</li>" for line in hand.lines)
     previous = f'data-action="replay-hand" data-arg="{index - 1}"' if index else "disabled"
     following = (f'data-action="replay-hand" data-arg="{index + 1}"' if index + 1 < len(hands)
