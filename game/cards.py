@@ -19,6 +19,7 @@ from .errors import ParseError, shown
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -52,6 +53,11 @@ class Card:
     def name(self) -> str:
         """The card in words, for screen readers and logs: ``"queen of spades"``."""
         return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+
+    @property
+    def face(self) -> str:
+        """The card as printed on its corner, for logs: ``"10♥"``, ``"Q♠"``."""
+        return ("10" if self.rank == 10 else RANKS[self.rank - 1]) + GLYPHS[self.suit]
 
     @classmethod
     def parse(cls, text: str) -> Card:

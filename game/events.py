@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, format_cards
+from .cards import Card
 from .scoring import Breakdown
 
 # The fields each kind of event uses, besides ``kind``; the others stay at their defaults.
@@ -53,18 +53,23 @@ class Event:
     verdicts: tuple[str, ...] = ()
 
     def describe(self, names: Sequence[str]) -> str:
-        """One log line, with ``names[seat]`` for each seat (and ``names[side]`` for sides)."""
+        """One log line, with ``names[seat]`` for each seat (and ``names[side]`` for sides).
+
+        >>> Event("cut_for_deal", seat=0, cards=(Card(6, "D"), Card(13, "S"))).describe(["You", "Bot"])
+        'You cut 6♦, Bot cuts K♠: You deal'
+        """
         who = names[self.seat] if self.seat is not None else ""
-        cards = format_cards(self.cards)
+        cards = " ".join(card.face for card in self.cards)
         if self.kind == "cut_for_deal":
-            cuts = ", ".join(f"{names[i]} cuts {card}" for i, card in enumerate(self.cards))
-            return f"{cuts}: {who} deals"
+            cuts = ", ".join(f"{names[i]} {verb(names[i], 'cuts')} {card.face}"
+                             for i, card in enumerate(self.cards))
+            return f"{cuts}: {who} {verb(who, 'deals')}"
         if self.kind == "deal":
-            return f"{who} deals {self.count} cards each"
+            return f"{who} {verb(who, 'deals')} {self.count} cards each"
         if self.kind == "discard":
-            return f"{who} puts cards in the crib"
+            return f"{who} {verb(who, 'puts')} cards in the crib"
         if self.kind == "starter":
-            return f"{who} cuts: the starter is {cards}"
+            return f"{who} {verb(who, 'cuts')}: the starter is {cards}"
         if self.kind == "play":
             return f"{who}: {cards} ({self.count})"
         if self.kind == "go":
@@ -73,17 +78,27 @@ class Event:
             return "the count goes back to 0"
         if self.kind == "peg":
             assert self.breakdown is not None and self.side is not None   # a peg has both
-            return f"{who} pegs {self.breakdown.label()}: {self.scores[self.side]}"
+            return f"{who} {verb(who, 'pegs')} {self.breakdown.label()}: {self.scores[self.side]}"
         if self.kind in ("show", "crib"):
-            whose = f"{who}'s crib" if self.kind == "crib" else who
+            whose = who if self.kind == "show" else "Your crib" if who == "You" else f"{who}'s crib"
             assert self.breakdown is not None   # a show has its count
             return f"{whose}: {cards} with the starter, {self.breakdown.spoken()}"
         if self.kind in ("game_over", "match_over"):
             what = "game" if self.kind == "game_over" else "match"
-            verb = "win" if len(names) == 4 else "wins"
             assert self.side is not None   # the winning side
-            return f"{side_name(names, self.side)} {verb} the {what}: " + " to ".join(map(str, self.scores))
+            winner = side_name(names, self.side)
+            return f"{winner} {verb(winner, 'wins')} the {what}: " + " to ".join(map(str, self.scores))
         return self.kind
+
+
+def verb(subject: str, third_person: str) -> str:
+    """The verb agreeing with its subject: "You" and a pair of partners take the plain form.
+
+    >>> verb("Bot", "cuts"), verb("You", "cuts"), verb("You & Sage", "wins")
+    ('cuts', 'cut', 'win')
+    """
+    plural = subject == "You" or " & " in subject
+    return third_person[:-1] if plural and third_person.endswith("s") else third_person
 
 
 def side_name(names: Sequence[str], side: int) -> str:

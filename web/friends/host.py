@@ -410,10 +410,11 @@ class HostTable(FairRounds):
     # -- after a move (a guest's, the host's or a bot's) --
 
     def changed(self, events) -> None:
-        """Send every guest its view after ``events``; goes and scores also go to the chat."""
+        """Send every guest its view after ``events`` (the hand history carries the goes and
+        scores; the chat says only who won, beside what people say)."""
         names = self.session.names
         for event in events:
-            if event.kind in ("go", "peg", "game_over", "match_over"):
+            if event.kind in ("game_over", "match_over"):
                 self.system(event.describe(names))
         self.reveal_due(events)
         state = self.session.state
