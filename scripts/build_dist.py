@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_bundle  # noqa: E402
+import rcssmin  # noqa: E402  -- our stylesheet goes out without its comments: 2 KB of a first visit
 import stdlib_modules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -446,6 +447,8 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
+        if target.suffix == ".css" and "vendor" not in target.parts:
+            target.write_text(rcssmin.cssmin(target.read_text(encoding="utf-8")), encoding="utf-8")
     stdlib_note = write_stdlib(out, stdlib, after_start=bundle)
     after_start = (out / STDLIB_AFTER_START_PATH).is_file()
     page = out / "index.html"
