@@ -53,6 +53,9 @@ class App:
         self._linker = None
         self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
         self._chat_seen = None          # the chat's length, first and last lines when last scrolled
+        # The hand history: open beside the table on a wide screen, closed under it on a phone,
+        # then as the player leaves it (web.input's on_toggle).
+        self.log_open = bool(js.window.matchMedia("(min-width: 960px)").matches)
 
     # -- set-up and teardown --
 
@@ -149,7 +152,8 @@ class App:
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
-        screen = self.profile.render() if self.profile.screen else render(self.ctl, "log" in opened)
+        narrow = not js.window.matchMedia("(min-width: 960px)").matches
+        screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed

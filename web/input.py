@@ -135,7 +135,8 @@ class Input:
     def on_toggle(self, event) -> None:
         """The hand history is drawn only while open (web.table.render.log_panel): opened, it
         needs its lines now; closed, the page lets them go."""
-        if event.target.getAttribute("data-testid") == "log":
+        if event.target.getAttribute("data-testid") == "log" and bool(event.target.open) != self.app.log_open:
+            self.app.log_open = bool(event.target.open)
             self.app.paint()
 
     def on_change(self, event) -> None:

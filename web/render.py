@@ -26,11 +26,12 @@ from .table.model import TableModel
 from .table.render import TableParts, render_table
 
 
-def render(ctl: TableModel, log_open: bool = True) -> str:
+def render(ctl: TableModel, log_open: bool = True, narrow: bool = False) -> str:
     """The whole app for the current screen. ``log_open``: whether the table's hand history
-    is open (closed, its lines are left out: see `web.table.render.log_panel`)."""
+    is open (closed, its lines are left out: see `web.table.render.log_panel`); ``narrow``: a
+    phone's screen, where the coach's review waits, folded, under the table."""
     if ctl.screen == "table":
-        return render_table(ctl, table_parts(ctl), log_open)
+        return render_table(ctl, table_parts(ctl, narrow), log_open)
     if ctl.screen == "start":
         return render_start(ctl)
     from .friends import lobby    # (the other screens are a friends table's: loaded with it, web.lazy)
@@ -38,10 +39,11 @@ def render(ctl: TableModel, log_open: bool = True) -> str:
     return screens[ctl.screen](ctl)
 
 
-def table_parts(ctl: TableModel) -> TableParts:
+def table_parts(ctl: TableModel, narrow: bool = False) -> TableParts:
     """What the coach and a friends table put on the table, as `web.table.render` takes it."""
     hint, review, game = ctl.current_hint(), ctl.hand_review(), ctl.game_review()
-    coach = hint_html(hint) + (review_html(*review, open_=bool(ctl.seat_screen.shown)) if review else "")
+    opened = bool(ctl.seat_screen.shown) and not narrow
+    coach = hint_html(hint) + (review_html(*review, open_=opened) if review else "")
     friends = {}
     if ctl.multiplayer:
         from .friends.lobby import table_parts as friends_parts

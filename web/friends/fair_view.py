@@ -74,6 +74,7 @@ def fair_panel(ctl: GuestController) -> str:
     bots = (f' <span data-testid="fair-bots">Some shares ({whose}) come from the host, fixed by its '
             f'locked-in secret.</span>' if given else "")
     summary = "Fair deal: check failed" if watch.alarms else "Fair deal"
-    return (f'<details class="fair{" failed" if watch.alarms else ""}" data-testid="fair-deal" open>'
+    return (f'<details class="fair{" failed" if watch.alarms else ""}" data-testid="fair-deal"'
+            f'{" open" if watch.alarms else ""}>'
             f'<summary>{summary}</summary><ol class="fair-hands">{"".join(items)}</ol>'
             f'<p class="hint">{escape(PROVES)}{bots}</p></details>')

@@ -19,7 +19,8 @@ from html import escape
 SIDE_COLOURS = ("#2f6fdf", "#e0a100", "#19a974")
 PEG_EDGES = ("#0d2f73", "#6b4b00", "#07543a")
 HOLE, GROUP_GAP, LANE, ROW_GAP = 11, 7, 11, 9
-LEFT, RIGHT, TOP = 30, 44, 8
+LEFT, RIGHT, TOP = 26, 36, 8
+PEG, BACK_PEG = 6.0, 5.0     # radii: a phone's board (~360 px) still draws the front peg 10 px across
 ROWS = 4
 
 
@@ -45,7 +46,7 @@ def hole_xy(score: int, side: int, sides: int, target: int) -> tuple[float, floa
     """Where a peg at ``score`` stands: 0 in the start holes, ``target`` or more in the game hole."""
     per_row, rows = layout(target)
     if score <= 0:
-        return LEFT - 16, TOP + LANE / 2 + side * LANE
+        return LEFT - 14, TOP + LANE / 2 + side * LANE
     if score >= target:
         return game_hole(target, sides)
     row, col = divmod(score - 1, per_row)
@@ -76,7 +77,7 @@ def board_svg(target: int, scores, previous, names) -> str:
             # Placed by a transform, not cx and cy: the browser moves a peg whose transform
             # changes on its compositor, without restyling and repainting the page each frame.
             parts.append(f'<circle class="peg peg-{which}" data-key="peg-{side}-{which}" '
-                         f'transform="translate({x:g} {y:g})" r="{5 if which == "front" else 4.2}" '
+                         f'transform="translate({x:g} {y:g})" r="{PEG if which == "front" else BACK_PEG:g}" '
                          f'fill="{colour}" stroke="{edge}"/>')
     parts.append("</svg>")
     return "".join(parts)

@@ -326,9 +326,8 @@ def show_hand(seen: SeatScreen, event) -> str:
     cards = "".join(shown_card(card, "small") for card in event.cards)
     return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
             f'<div class="cards">{cards}{starter_html}</div>'
-            f'<div class="shown-total"><span class="total">{event.breakdown.total}</span>'
-            f'<span class="spoken">{escape(event.breakdown.spoken())}</span></div>'
-            f'<ul class="items">{"".join(items)}</ul></div>')
+            f'<div class="shown-total"><span class="total" title="{escape(event.breakdown.spoken())}">'
+            f'{event.breakdown.total}</span></div><ul class="items">{"".join(items)}</ul></div>')
 
 
 def status_line(ctl: TableModel, view) -> str:

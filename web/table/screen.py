@@ -188,10 +188,10 @@ def _laid(before: View, state_id: int, ended) -> View:
 
 
 def play_ending(event: Event, names) -> str:
-    """How the play ended, as the table says it before the show: ``"Bot: last card, 1 (35)"``."""
+    """How the play ended, as the table says it before the show: ``"Bot: last card for 1, now 35"``."""
     if event.kind == "go":
         return f"{names[event.seat]}: go"
-    return f"{names[event.seat]}: {event.breakdown.label()} ({event.scores[event.side]})"
+    return f"{names[event.seat]}: {event.breakdown.label()}, now {event.scores[event.side]}"
 
 
 def pegs_of(events) -> dict[int, str]:
