@@ -3,6 +3,7 @@
 import json
 from html import escape
 import re
+from pathlib import Path
 
 import pytest
 
@@ -391,3 +392,33 @@ def test_a_morph_the_page_refused_is_sent_again_whole():
     morph(None, render(ctl), 0)
     assert "data-same" in sent_to_page[1] and "data-same" not in sent_to_page[2]
     assert statics_as_stubs(render(ctl)) == sent_to_page[2]
+
+
+def test_every_button_the_page_draws_has_a_handler():
+    """A ``data-action`` is handled by the page itself (web/input.py's actions and the invite
+    copies), a profile screen, or the table; each table's handlers are callables (an attribute
+    of the same name once hid the table's 'menu' command, and a click raised)."""
+    from web.friends.guest import GuestController
+    from web.friends.host import HostTable
+    from web.friends.host_controller import HostController
+    from web.profile.model import Profile
+    from web.profile.screens import ProfileScreens
+
+    root = Path(__file__).resolve().parent.parent
+    drawn = set()
+    for path in [*(root / "web").rglob("*.py"), root / "index.html"]:
+        drawn |= set(re.findall(r'data-action="([a-z-]+)"', path.read_text(encoding="utf-8")))
+    page_input = (root / "web" / "input.py").read_text(encoding="utf-8")
+    page_own = set(re.findall(r'"([a-z-]+)": lambda', page_input))             # Input.actions
+    page_own |= set(re.findall(r'action == "([a-z-]+)"', page_input))          # Input.on_submit's forms
+    page_own |= set(re.findall(r'"(copy-[a-z-]+)": \(', (root / "web" / "friends" / "glue.py").read_text(encoding="utf-8")))
+    host = HostTable("room-0123456789", 2, 61, "Hana", token_source=lambda: "token", clock=lambda: 0.0, ticker=lambda: 0.0)
+    tables = [start(), HostController(host, seed_source=lambda: 1),
+              GuestController("room-0123456789", name="Gus")]
+    handled = set(page_own) | set(ProfileScreens(Profile.new("Ann"), clock=lambda: "").commands())
+    for table in tables:
+        commands = table.commands()
+        assert all(callable(handler) for handler in commands.values()), type(table).__name__
+        handled |= set(commands)
+    assert {"copy-link", "leave", "sound"} <= page_own and drawn - {"chat"} >= {"menu-open", "to-start", "close-screen"}
+    assert drawn <= handled, f"drawn with no handler: {sorted(drawn - handled)}"

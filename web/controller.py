@@ -92,7 +92,7 @@ class Controller(SeatTable):
 
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**super().commands(), "start": self.start, "new-game": self.new_game, "resume": self.back,
-                "menu": self.menu}
+                "to-start": self.to_start}
 
     def start(self, form) -> None:
         form = form or {}
@@ -127,7 +127,8 @@ class Controller(SeatTable):
         if self.session is not None:
             self.screen = "table"
 
-    def menu(self, _=None) -> None:
+    def to_start(self, _=None) -> None:
+        """Back to the start screen; the game waits there ("Back to the game")."""
         self.screen = "start"
         self.seat_screen.leave()
 

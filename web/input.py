@@ -73,7 +73,7 @@ class Input:
         if app.ctl.multiplayer:
             app.friends.leave_table()
         else:
-            app.ctl.command("menu")
+            app.ctl.command("to-start")
             app.after_input()
 
     def new_game(self) -> None:

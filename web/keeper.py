@@ -57,7 +57,7 @@ class Keeper:
         wanted = {key: prefs[key] for key in ("level", "players", "target", "auto_continue") if key in prefs}
         if prefs.get("name", profile.nickname) != profile.nickname or \
                 any(profile.prefs[key] != value for key, value in wanted.items()):
-            self.profile._change(profile.with_prefs(now_iso(), nickname=prefs.get("name"), **wanted))
+            self.profile.change(profile.with_prefs(now_iso(), nickname=prefs.get("name"), **wanted))
 
     def save_profile(self) -> None:
         if self.profile.changed:

@@ -35,7 +35,7 @@ def test_a_bot_game_imports_no_lazy_part_until_it_is_used(page, site):
     page.locator('[data-action="replay"]').first.click()
     expect(page.get_by_test_id("replay")).to_be_visible()
     page.locator('[data-action="stats"]').first.click()
-    page.locator('[data-action="menu"]').first.click()
+    page.locator('[data-action="close-screen"]').first.click()
 
     page.get_by_test_id("open-settings").click()
     expect(page.get_by_test_id("link-show")).to_be_visible()

@@ -99,7 +99,7 @@ class HostController(Controller):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**SeatTable.commands(self), "table-coach": self.table_coach, "seat": self.set_seat,
                 "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
-                "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "menu": self.menu}
+                "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "to-start": self.to_start}
 
     def table_coach(self, arg) -> None:
         self.table.set_coach(arg == "on")
@@ -128,5 +128,5 @@ class HostController(Controller):
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
         self.table.say(0, text)
 
-    def menu(self, _=None) -> None:
+    def to_start(self, _=None) -> None:
         raise ParseError("leave the table to change it")

@@ -37,9 +37,6 @@ if TYPE_CHECKING:   # loaded on first use (web.lazy), the coach after the start 
 class ProfileScreens:
     """Which profile screen is open (if any), and the profile behind it."""
 
-    COMMANDS = frozenset({"settings", "stats", "menu", "pref", "nickname", "replay", "replay-hand", "replay-pegging",
-                          "import-profile", "share-record", "open-record"})
-
     def __init__(self, profile: Profile, clock: Callable[[], str]) -> None:
         self.profile = profile
         self.clock = clock                  # () -> the time now, ISO 8601
@@ -54,17 +51,26 @@ class ProfileScreens:
         # (record id, hands still to review, reviews done)
         self.review_job: tuple[str, list[tuple[int, HandSeen]], list[HandReview]] | None = None
 
+    def commands(self) -> dict[str, Callable[[Any], None]]:
+        """The profile's commands by name, as the page's buttons and forms send them."""
+        return {"settings": self.open_settings, "stats": self.open_stats, "close-screen": self.close_screen,
+                "pref": self.set_pref, "nickname": self.set_nickname, "replay": self.open_replay,
+                "replay-hand": self.replay_hand, "replay-pegging": self.replay_pegging,
+                "import-profile": self.import_profile, "share-record": self.share_record,
+                "open-record": self.open_record}
+
     def takes(self, name: str) -> bool:
-        """Whether ``name`` is a profile command now (``menu`` only while a profile screen is open)."""
-        return name in self.COMMANDS and (name != "menu" or self.screen is not None)
+        """Whether ``name`` is a profile command."""
+        return name in self.commands()
 
     def command(self, name: str, arg: object = None) -> bool:
         """Handle a profile command; False when ``name`` is not one."""
-        if not self.takes(name):
+        handler = self.commands().get(name)
+        if handler is None:
             return False
         self.message = ""
         try:
-            getattr(self, "_do_" + name.replace("-", "_"))(arg)
+            handler(arg)
         except ParseError as refused:
             self.message = str(refused)
         return True
@@ -82,61 +88,61 @@ class ProfileScreens:
 
     # -- commands --
 
-    def _do_settings(self, _: object = None) -> None:
+    def open_settings(self, _: object = None) -> None:
         self.screen = "settings"
 
-    def _do_stats(self, _: object = None) -> None:
+    def open_stats(self, _: object = None) -> None:
         self.screen = "stats"
 
-    def _do_menu(self, _: object = None) -> None:
+    def close_screen(self, _: object = None) -> None:
         self.screen = None
 
-    def _do_pref(self, name_and_text: tuple[str, object]) -> None:
+    def set_pref(self, name_and_text: tuple[str, object]) -> None:
         from .view import parse_pref
         name, text = name_and_text
         value = parse_pref(name, text) if isinstance(text, str) else text
         if value is None:
             raise ParseError(f"{name} cannot be {text!r}")
         change: dict[str, Any] = {name: value}     # a preference's value: text, a number or a switch
-        self._change(self.profile.with_prefs(self.clock(), **change))
+        self.change(self.profile.with_prefs(self.clock(), **change))
 
-    def _do_nickname(self, text: object) -> None:
-        self._change(self.profile.with_prefs(self.clock(), nickname=str(text or "")))
+    def set_nickname(self, text: object) -> None:
+        self.change(self.profile.with_prefs(self.clock(), nickname=str(text or "")))
 
-    def _do_replay(self, record_id: object) -> None:
+    def open_replay(self, record_id: object) -> None:
         record = next((r for r in self.profile.records if r.id == record_id), None)
         if record is None:
             raise ParseError("that game is no longer in your history")
         self.replaying, self.hand, self.pegging, self.screen = record, 0, False, "replay"
 
-    def _do_replay_hand(self, index: str | int) -> None:
+    def replay_hand(self, index: str | int) -> None:
         self.hand, self.pegging = int(index), False
 
-    def _do_replay_pegging(self, index: str | int) -> None:
+    def replay_pegging(self, index: str | int) -> None:
         self.hand, self.pegging = int(index), True
 
-    def _do_import_profile(self, text: str) -> None:
+    def import_profile(self, text: str) -> None:
         """Merge a profile file: its games (verified by replaying) and, if newer, its settings."""
         try:
             incoming = Profile.from_json(text, verify_records=True)
         except ParseError as refused:   # say what happened first; the reason (a card, a field) after
             raise ParseError(f"That file was refused and your profile is unchanged ({refused}).") from None
         before = len(self.profile.records)
-        self._change(self.profile.merge(incoming))
+        self.change(self.profile.merge(incoming))
         added = len(self.profile.records) - before
         self.message = f"Profile loaded: {added} new game{'s' if added != 1 else ''}."
 
-    def _do_share_record(self, record_id: object) -> None:
+    def share_record(self, record_id: object) -> None:
         record = next((r for r in self.profile.records if r.id == record_id), None)
         if record is None:
             raise ParseError("that game is no longer in your history")
         self.clipboard = "#record=" + record_to_link_code(record)
         self.message = "A link to this game is on your clipboard."
 
-    def _do_open_record(self, code: str) -> None:
+    def open_record(self, code: str) -> None:
         """A game someone shared as a link: keep it and open it in the replay viewer."""
         record = record_from_link_code(code)
-        self._change(self.profile.add_record(record))
+        self.change(self.profile.add_record(record))
         self.replaying, self.hand, self.pegging, self.screen = record, 0, False, "replay"
 
     # -- from the table --
@@ -173,17 +179,18 @@ class ProfileScreens:
             todo.pop(0)
         if not todo:
             figures = coach_figures(GameReview(tuple(done)))
-            self._change(self.profile.update_record(replace(record, coach=figures, coach_due=False)))
+            self.change(self.profile.update_record(replace(record, coach=figures, coach_due=False)))
             self.review_job = None
 
     def keep(self, record: GameRecord) -> None:
         """Add a verified `GameRecord` (a game that ended here, or one a host sent us)."""
-        self._change(self.profile.add_record(record))
+        self.change(self.profile.add_record(record))
 
     def export(self) -> str:
         """The whole profile as a file's text."""
         return json.dumps(json.loads(self.profile.to_json()), indent=1)
 
-    def _change(self, profile: Profile) -> None:
+    def change(self, profile: Profile) -> None:
+        """The profile is now ``profile`` (marked changed, for the page to keep, if it differs)."""
         if profile != self.profile:
             self.profile, self.changed = profile, True

@@ -62,7 +62,7 @@ def render_settings(profile: Profile, message: str = "", link: LinkState | None 
       <input type="file" accept=".json,application/json" data-action="import-profile" data-testid="import-profile"></label>
   </fieldset>
   {render_link(link)}
-  <div class="actions"><button type="button" class="primary" data-action="menu">Done</button></div>
+  <div class="actions"><button type="button" class="primary" data-action="close-screen">Done</button></div>
 </form>"""
 
 
@@ -138,7 +138,7 @@ def render_stats(profile: Profile) -> str:
                 f'(while this page is open).</p>') + body
     return f"""
 <section class="start stats" data-testid="stats"><h2>Statistics</h2>{body}
-  <div class="actions"><button type="button" class="primary" data-action="menu">Back</button></div>
+  <div class="actions"><button type="button" class="primary" data-action="close-screen">Back</button></div>
 </section>"""
 
 

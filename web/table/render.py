@@ -461,7 +461,7 @@ def verdict_panel(ctl: TableModel, view, summary: str = "") -> str:
         buttons = f'{again}<button class="secondary" data-action="leave" data-testid="leave">Leave table</button>'
     else:
         buttons = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>Play again'
-                   '</button><button class="secondary" data-action="menu">Change table</button>')
+                   '</button><button class="secondary" data-action="to-start">Change table</button>')
     rows = "".join(
         f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
