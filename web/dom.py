@@ -12,6 +12,7 @@ table with friends, and its network). All behaviour lives in the controllers and
 
 from __future__ import annotations
 
+import asyncio
 from html import escape
 
 import js
@@ -27,8 +28,13 @@ from .net.identity import fragment_params
 from .profile.screens import ProfileScreens
 from .render import render
 from .scheduler import BOT_DELAY, Scheduler
+from .sound import Sound
+from .tasks import spawn
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
+from .table.sounds import cues, heard
+
+TOAST_SECONDS = 4      # how long a passing word ("Invite link copied") stays
 
 
 class App:
@@ -39,6 +45,7 @@ class App:
         self.root = root
         self.document = js.document
         profile, self.notice = keeper.load_profile()
+        self.toast = ""
         self.profile = ProfileScreens(profile, clock=now_iso)
         self.friends = Friends(self)
         self.keeper = keeper.Keeper(self.profile, self.friends.save_seat)
@@ -46,8 +53,8 @@ class App:
         self.input = Input(self)
         self.speed_override = speed_from_url()
         self.ctl = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
-        self._score_total = 0       # for the peg sound
-        self._audio = None
+        self.sound = Sound()
+        self._heard = None          # what the table's sounds last followed (web.table.sounds)
         self._proxies = []
         self._morph = None
         self._linker = None
@@ -162,7 +169,7 @@ class App:
             style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
             style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
         self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
-        self.peg_sound()
+        self.table_sounds()
         for name in opened:      # a panel the player opened stays open
             panel = self.root.querySelector(f'details[data-testid="{name}"]')
             if panel:
@@ -189,9 +196,22 @@ class App:
                 lines.scrollTop = lines.scrollHeight
 
     def _notice_html(self) -> str:
-        if not self.notice:
-            return ""
-        return f'<p class="notice" role="alert">{escape(self.notice)}</p>'
+        """A problem the player must read (``notice``, an alert that stays until the next click)
+        and a passing word that all went well (``toast``, a polite status that fades)."""
+        alert = f'<p class="notice" role="alert">{escape(self.notice)}</p>' if self.notice else ""
+        return alert + (f'<p class="toast" role="status">{escape(self.toast)}</p>' if self.toast else "")
+
+    def say(self, words: str) -> None:
+        """Tell the player, for a few seconds, that something went as asked ("Invite link copied")."""
+        self.toast = words
+        self.paint()
+        spawn(self._toast_over(words))
+
+    async def _toast_over(self, words: str) -> None:
+        await asyncio.sleep(TOAST_SECONDS)
+        if self.toast == words:
+            self.toast = ""
+            self.paint()
 
     def faces_missing(self) -> bool:
         return self._morph is not None and self._morph.faces_missing()
@@ -213,24 +233,14 @@ class App:
             data = self.document.documentElement.dataset
             data.theme, data.cardSize, data.fourColour = wanted
 
-    def peg_sound(self) -> None:
-        """A short click when points are pegged, if the player turned sound on."""
+    def table_sounds(self) -> None:
+        """Play what just happened at the table (a card, points, the player's turn, the game's
+        end), if the player turned sound on; a repaint that changed none of it stays quiet."""
         view = self.ctl.seat_screen.table_view if self.ctl.screen == "table" else None   # (pegged a beat before the show)
-        total = sum(view.scores) if view is not None else 0
-        if total > self._score_total and self.profile.profile.prefs["sound"]:
-            try:
-                if self._audio is None:          # one context for the page: browsers cap them
-                    self._audio = js.window.AudioContext.new()
-                audio = self._audio
-                tone, gain = audio.createOscillator(), audio.createGain()
-                tone.frequency.value, gain.gain.value = 880, 0.04
-                tone.connect(gain)
-                gain.connect(audio.destination)
-                tone.start()
-                tone.stop(audio.currentTime + 0.06)
-            except Exception:   # no audio device or not allowed yet: stay silent
-                pass
-        self._score_total = total
+        now = heard(view) if view is not None else None
+        if now is not None and self.profile.profile.prefs["sound"]:
+            self.sound.play(cues(self._heard, now, view.side))
+        self._heard = now
 
     def download(self, filename: str, text: str) -> None:
         blob = js.Blob.new([text], js.Object.fromEntries([["type", "application/json"]]))

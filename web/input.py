@@ -93,6 +93,8 @@ class Input:
         on = not app.profile.profile.prefs["sound"]
         app.profile.command("pref", ("sound", "true" if on else "false"))
         app.ctl.prefs.update(app.keeper.table_prefs())
+        if on:    # heard at once: the player knows it works (and the browser lets it, after a tap)
+            app.sound.play(("peg",))
         app.after_input()
 
     def on_submit(self, event) -> None:

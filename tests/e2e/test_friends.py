@@ -142,7 +142,13 @@ def test_two_friends_play_a_whole_game_with_chat(people, site):
     assert session.state.phase == "over" and session.names == ["Hana", "Gus <b>"]
     expect(guest.get_by_test_id("verdict")).to_be_visible()
     expect(guest.get_by_test_id("chat-lines")).to_contain_text("wins the game")
-    # A whole game's chat scrolls, and shows its latest line: the list is at its bottom.
+    # The chat keeps to what people say (the goes and pegs are in the hand history) ...
+    assert "pegs" not in guest.get_by_test_id("chat-lines").inner_text()
+    # ... and a long one scrolls, showing its latest line: the list is at its bottom.
+    for n in range(14):       # (a guest's chat is limited to a burst of five lines)
+        chat(guest if n in (4, 9, 13) else host, f"good game, line {n}")
+    expect(host.get_by_test_id("chat-lines")).to_contain_text("good game, line 13")
+    expect(guest.get_by_test_id("chat-lines")).to_contain_text("good game, line 13")
     for page in (host, guest):
         page.wait_for_function("""() => { const list = document.querySelector('[data-testid="chat-lines"]');
             return list.scrollHeight > list.clientHeight + 20
@@ -320,3 +326,17 @@ def test_a_guest_on_another_protocol_version_is_told_to_reload(people, source_si
     wait_ready(guest)
     expect(guest.get_by_test_id("reject-reason")).to_contain_text("another version", timeout=15_000)
     expect(host.get_by_test_id("seat-1")).to_contain_text("Empty seat")
+
+
+def test_copying_the_invite_says_so_and_then_goes(people, site):
+    """'Invite link copied' is a passing word (a polite status that fades), not an alarm; where
+    the browser refuses the clipboard, the same place says to copy the selected text."""
+    host = people()
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = host_table(host, site, 2)
+    host.get_by_test_id("copy-link").click()
+    toast = host.locator(".toast")
+    expect(toast).to_have_text("Invite link copied: paste it to your friends.")
+    assert toast.get_attribute("role") == "status" and host.locator(".notice").count() == 0
+    assert host.evaluate("navigator.clipboard.readText()") == link
+    expect(toast).to_have_count(0, timeout=8000)

@@ -251,11 +251,19 @@ def test_the_page_gets_every_card_face_while_it_is_idle(page, site):
 
 
 def test_the_hand_history_is_drawn_when_opened(page, site):
-    """Closed, the history carries no lines (each move would change every line on the page);
-    opened, by mouse or keyboard, it shows them newest first and keeps up with the game."""
+    """Beside the table on a wide screen the history starts open; on a phone, under the table,
+    closed. Closed, it carries no lines (each move would change every line on the page); opened,
+    by mouse or keyboard, it shows them newest first and keeps up with the game."""
+    page.set_viewport_size({"width": 390, "height": 844})
     load(page, site, saves(2)["play"])
     history = page.get_by_test_id("log")
-    assert history.locator("li").count() == 0
+    assert history.locator("li").count() == 0 and not history.evaluate("(el) => el.open")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    page.wait_for_selector('[data-testid="hand"]')
+    expect(history.locator("li").first).to_be_visible()
+    history.locator("summary").click()
+    expect(history.locator("li")).to_have_count(0)
     history.locator("summary").focus()
     page.keyboard.press("Enter")
     expect(history.locator("li").first).to_be_visible()
@@ -323,3 +331,35 @@ def test_a_four_player_hint_stays_while_the_bots_discard_and_the_hand_stays_play
         return [now === button, now.textContent, root.querySelectorAll("[data-same]").length];
     }""", MORPH_JS)
     assert kept == [True, "7♣", 0]
+
+
+TONES = """() => { window.tones = [];
+  const set = AudioParam.prototype.setValueAtTime;
+  AudioParam.prototype.setValueAtTime = function (value, when) { window.tones.push(value); return set.call(this, value, when); };
+}"""
+
+
+def test_the_table_is_heard_once_the_sound_is_on(page, site):
+    """Off at first (a page should be quiet); the speaker turns it on, with a tock to say so;
+    then a card laid, points pegged and the player's turn each play their tones (web/sound.py's
+    VOICES: 320 Hz a card, 1250 a peg, 660 then 880 the turn). Off again, the table is silent."""
+    page.add_init_script(f"({TONES})()")
+    load(page, site, saves(2)["play"])
+    assert page.evaluate("window.tones.length") == 0
+    page.get_by_test_id("sound").click()
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "true")
+    assert 1250 in page.evaluate("window.tones")
+    page.evaluate("window.tones = []")
+    page.locator('[data-action="play"]:not([disabled])').first.click()
+    page.wait_for_selector('[data-action="play"]:not([disabled]), [data-testid="show"]')
+    heard = page.evaluate("window.tones")
+    assert 320 in heard, heard                       # my card, and the bot's
+    if page.locator('[data-action="play"]:not([disabled])').count():
+        assert 660 in heard and 880 in heard, heard  # my turn again
+    page.get_by_test_id("sound").click()
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+    page.evaluate("window.tones = []")
+    if page.locator('[data-action="play"]:not([disabled])').count():
+        page.locator('[data-action="play"]:not([disabled])').first.click()
+        page.wait_for_timeout(300)
+    assert page.evaluate("window.tones") == []

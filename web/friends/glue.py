@@ -363,15 +363,13 @@ class Friends:
             return
         try:
             await js.navigator.clipboard.writeText(field.value)
-            app.notice = done
         except Exception:   # no clipboard permission: leave the text selected for the player
-            app.notice = "Select the text and copy it (Ctrl+C or long-press)."
-            self.paint()
+            app.say("Select the text and copy it (Ctrl+C or long-press).")
             field = app.root.querySelector(f'[data-testid="{testid}"]')
             if field:
                 field.select()
             return
-        self.paint()
+        app.say(done)
 
     def leave_table(self) -> None:
         """Leave (a guest) or close (the host) the table, back to the start screen. Mid-game,
