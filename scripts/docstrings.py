@@ -21,3 +21,25 @@ def without_docstrings(source: str) -> ast.Module:
                     and isinstance(first.value.value, str)):
                 first.value.value = ""
     return tree
+
+
+def without_signature_annotations(tree: ast.Module) -> ast.Module:
+    """The tree with every function's parameter and return annotations gone (our own modules
+    only, run by precompile_app.mjs): they are for the type checker, and each is a string in
+    the bytecode (``from __future__ import annotations``). Class and module annotations stay:
+    dataclasses and TypedDicts read them. Nothing in game/ or web/ reads a function's
+    ``__annotations__`` (no singledispatch, no get_type_hints).
+
+    >>> tree = without_signature_annotations(ast.parse("def f(a: int, *b: str, c: 'X' = 1) -> bool: ..."))
+    >>> ast.unparse(tree)
+    'def f(a, *b, c=1):\\n    ...'
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                             arguments.vararg, arguments.kwarg]:
+                if argument is not None:
+                    argument.annotation = None
+            node.returns = None
+    return tree

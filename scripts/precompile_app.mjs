@@ -6,7 +6,8 @@
 // (game/cards.pyc) in TARGET.zip: an unchecked-hash .pyc (PEP 552) compiled by the vendored
 // Pyodide itself, so it carries that CPython's magic number. The header still holds the
 // source's hash, which scripts/app_bundle.py uses to tell a stale bundle from a fresh one.
-// Docstrings are emptied in the bytecode (not in --sources copies): the page never reads them.
+// Docstrings are emptied and functions' annotations dropped in the bytecode (not in --sources
+// copies): the page never reads them (scripts/docstrings.py).
 // Unless --sources-only, the zip also holds web/dataclass_methods.py's table (its MEMBER): the
 // methods of every dataclass our modules make, compiled here, which the page installs at start.
 // With --sources the .py files go in too, for tracebacks with source lines (zipimport never
@@ -47,7 +48,8 @@ import ast, importlib.util, marshal, sys, zipfile
 
 def bytecode(name, source):
     """An unchecked-hash pyc of one module; its code names the module's place in the zip."""
-    code = compile(without_docstrings(source), "app.zip/" + name, "exec", dont_inherit=True, optimize=0)
+    code = compile(without_signature_annotations(without_docstrings(source)), "app.zip/" + name, "exec",
+                   dont_inherit=True, optimize=0)
     return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
             + importlib.util.source_hash(source) + marshal.dumps(code))
 
