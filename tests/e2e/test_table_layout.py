@@ -142,3 +142,51 @@ def test_a_phone_at_a_friends_table_keeps_its_hand_on_screen_when_the_host_drops
     expect(guest.get_by_test_id("status")).to_contain_text("Your move is kept")
     guest.wait_for_timeout(6_000)    # past the moment it would try the relay path (FALLBACK_AFTER)
     expect(guest.get_by_test_id("link-bar")).to_contain_text("The host has left the table")
+
+
+# What a player sees, measured (issue 37): the hand's cards, the board and its pegs, and how
+# much of the felt is bare, in the play, by screen. Before the rework (525f92d) the hand's cards were
+# 80, 64 and 54 px wide at 1280x800, 390x844 and 360x640, the board 420 px wide in a column beside
+# the felt on a desktop, its front pegs 9.8, 8.8 and 8.1 px, and 73-77% of the felt bare on a
+# desktop, 62-72% on phones. After: 116, 86 and 79 px; a board of 558-748 px; pegs 16-22, 10.6
+# and 9.8 px; 52-57% bare on a desktop, 41-54% on phones.
+SEEN = """() => {
+  const felt = document.querySelector('.felt').getBoundingClientRect();
+  const widest = (selector) => Math.max(0, ...[...document.querySelectorAll(selector)].map((el) => el.getBoundingClientRect().width));
+  // the felt's bare share: points on a grid that land on nothing drawn (a card, the board, a word, a button)
+  const drawn = '.card, svg, .count, .status, .who, button, .label, .badge, .callout';
+  const top = Math.max(felt.top, 0), bottom = Math.min(felt.bottom, innerHeight);
+  let bare = 0, all = 0;
+  for (let i = 0; i < 48; i++) for (let j = 0; j < 32; j++) {
+    const el = document.elementFromPoint(felt.left + (i + 0.5) * felt.width / 48, top + (j + 0.5) * (bottom - top) / 32);
+    all++;
+    if (!el || !el.closest(drawn)) bare++;
+  }
+  return {card: widest('[data-testid="hand"] .card'), board: widest('svg.pegboard'), peg: widest('circle.peg-front'),
+          bare: bare / all, width: innerWidth};
+}"""
+# (card px, board share of the screen's width, front peg px, felt bare at most) by screen
+LOOKS = {(1280, 800): (100, 0.42, 14, 0.6), (390, 844): (80, 0.9, 9.5, 0.58), (360, 640): (75, 0.9, 9.5, 0.58)}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_table_is_big_enough_to_play_on(page, site, players):
+    """Cards a player reads across the room, a board at the table's centre with pegs a finger
+    can follow, and a felt that is mostly game, not green."""
+    problems = []
+    play = saves(players)["play"]
+    for (width, height), (card, board, peg, bare) in LOOKS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        load(page, site, play)
+        page.wait_for_timeout(200)
+        seen = page.evaluate(SEEN)
+        where = f"{players} players at {width}x{height}"
+        if seen["card"] < card:
+            problems.append(f"{where}: the hand's cards are {seen['card']:.0f} px wide (at least {card})")
+        if seen["board"] < board * width:
+            problems.append(f"{where}: the board is {seen['board']:.0f} px wide (at least {board * width:.0f})")
+        if seen["peg"] < peg:
+            problems.append(f"{where}: a front peg is {seen['peg']:.1f} px across (at least {peg})")
+        if seen["bare"] > bare:
+            problems.append(f"{where}: {seen['bare']:.0%} of the felt is bare (at most {bare:.0%})")
+    assert not problems, "\n".join(problems)

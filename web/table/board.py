@@ -21,12 +21,13 @@ PEG_EDGES = ("#0d2f73", "#6b4b00", "#07543a")
 HOLE, GROUP_GAP, LANE, ROW_GAP = 11, 7, 11, 9
 LEFT, RIGHT, TOP = 26, 36, 8
 PEG, BACK_PEG = 6.0, 5.0     # radii: a phone's board (~360 px) still draws the front peg 10 px across
-ROWS = 4
 
 
 def layout(target: int) -> tuple[int, int]:
-    """Holes per row and rows: 121 is four rows of 30 (then the game hole), 61 four rows of 15."""
-    return (target - 1) // ROWS, ROWS
+    """Holes per row and rows: 121 is four rows of 30 (then the game hole), 61 two rows of 30
+    (a short game's board is the long one's first half, as wooden 61-hole boards are)."""
+    rows = 4 if target > 61 else 2
+    return (target - 1) // rows, rows
 
 
 def _row_height(sides: int) -> float:
@@ -63,7 +64,9 @@ def board_svg(target: int, scores, previous, names) -> str:
     """The whole board. ``names`` are the sides' names, for the accessible title."""
     sides = len(scores)
     width, height = size(target, sides)
-    parts = [f'<svg class="pegboard" viewBox="0 0 {width:g} {height:g}" role="img" data-testid="pegboard" '
+    # (its shape in --aspect: the page sizes the board by the room left for it, see style.css)
+    parts = [f'<svg class="pegboard" viewBox="0 0 {width:g} {height:g}" style="--aspect:{width / height:.3f}" '
+             f'role="img" data-testid="pegboard" '
              f'aria-label="{escape(board_summary(scores, names, target))}">', _wood(target, sides)]
     gx, gy = game_hole(target, sides)
     winner = next((side for side, score in enumerate(scores) if score >= target), None)

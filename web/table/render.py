@@ -58,7 +58,7 @@ def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bo
     html = [f'<div class="tabletop players-{players}{" friends" if ctl.multiplayer else ""}{showing}{mine}" '
             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
             f'data-state="{view.state_id}">',
-            top_bar(ctl, view), parts.chat_jump,
+            f'<h1 class="sr-only">Cribbage, {players} players</h1>', top_bar(ctl, view), parts.chat_jump,
             '<section class="felt" aria-label="The table">', opponents(ctl, view),
             board_row(ctl, view, parts.under_scores), middle(ctl, view), my_hand(ctl, view, parts), '</section>',
             '<aside class="side-panels">',
@@ -221,7 +221,7 @@ def middle(ctl: TableModel, view) -> str:
         crib = show_hand(seen, crib_event)
     else:
         crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
-            '<span class="empty">empty</span>'
+            '<span class="empty-slot">empty</span>'      # where the crib goes, outlined
         crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     last = len(view.pile) - 1
     players_of = {step.card: step.seat for step in view.play if step.kind == "play"}
@@ -490,4 +490,5 @@ def log_panel(lines, open_: bool = True) -> str:
             _logged[:] = [shown, "".join(f"<li>{escape(line)}</li>" for line in reversed(shown))]
         items = _logged[1]
     return (f'<details class="log" data-testid="log"{" open" if open_ else ""}>'
-            f'<summary>Hand history</summary><ol reversed>{items}</ol></details>')
+            f'<summary>Hand history</summary><ol reversed tabindex="0" aria-label="Hand history, newest first">'
+            f'{items}</ol></details>')
