@@ -28,8 +28,9 @@ USED_KEPT = 50
 
 
 def read(key: str) -> str | None:
+    """The text kept under ``key``, or None (the browser's null is not Python's None: it is falsy)."""
     text = js.window.localStorage.getItem(key)
-    return None if text is None else str(text)
+    return str(text) if text else None
 
 
 def write(key: str, text: str | None) -> None:
