@@ -19,7 +19,8 @@ LINTED = ("game", "relay", "serve.py", "tests", "bench", "scripts", "typings", "
           "web/friends/protocol.py", "web/friends/delivery.py", "web/friends/limits.py", "web/friends/fair_host.py",
           "web/friends/fair_guest.py", "web/friends/guest_store.py", "web/friends/verdicts.py", "web/session.py",
           "web/controller.py", "web/friends/host.py", "web/friends/fair_table.py", "web/friends/host_controller.py",
-          "web/clock.py", "web/slices.py", "web/dataclass_methods.py")
+          "web/friends/guest.py", "web/friends/fair_view.py", "web/friends/lobby.py", "web/clock.py",
+          "web/slices.py", "web/dataclass_methods.py")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
