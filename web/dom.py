@@ -12,7 +12,9 @@ table with friends, and its network). All behaviour lives in the controllers and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING, cast
 
 import js
 from pyodide.ffi import create_proxy
@@ -30,12 +32,26 @@ from .scheduler import BOT_DELAY, Scheduler
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
 
+# Which table the app holds, its controller's flags say (multiplayer, hosting): the tables with
+# friends and linking a device are imported where first used (web.lazy).
+if TYPE_CHECKING:
+    from pyodide.ffi import JsDoubleProxy, JsProxy
+
+    from .friends.guest import GuestController
+    from .profile.device_link import Linker
+    from .seat import SeatTable
+    from .table.model import TableModel
+
+    Handler = Callable[[JsProxy], object]     # an event listener
+
 
 class App:
     """The mounted table: one controller, one root element, the listeners we own, and the parts
     that do each job (see the module's docstring)."""
 
-    def __init__(self, root):
+    _focus_later: Callable[[JsProxy], object]    # made with the first paint's Morph
+
+    def __init__(self, root: JsProxy) -> None:
         self.root = root
         self.document = js.document
         profile, self.notice = keeper.load_profile()
@@ -45,14 +61,16 @@ class App:
         self.scheduler = Scheduler(self)
         self.input = Input(self)
         self.speed_override = speed_from_url()
-        self.ctl = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
+        self.ctl: SeatTable = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
         self._score_total = 0       # for the peg sound
-        self._audio = None
-        self._proxies = []
-        self._morph = None
-        self._linker = None
-        self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
-        self._chat_seen = None          # the chat's length, first and last lines when last scrolled
+        self._audio: JsProxy | None = None
+        self._proxies: list[tuple[JsProxy, str, JsDoubleProxy[Handler], bool]] = []
+        self._morph: Morph | None = None
+        self._linker: Linker | None = None
+        # what paint() last wrote on <html>
+        self._pace: str | None = None
+        self._applied_prefs: tuple[str, str, str] | None = None
+        self._chat_seen: tuple[object, ...] | None = None   # the chat's length, first and last lines when last scrolled
 
     # -- set-up and teardown --
 
@@ -87,7 +105,7 @@ class App:
             return False
         fragment = fragment_params(str(js.window.location.hash or ""))
         if changed:
-            pin = self.ctl.pin if self.ctl.multiplayer and not self.ctl.hosting else None
+            pin = cast("GuestController", self.ctl).pin if self.ctl.multiplayer and not self.ctl.hosting else None
             if self.ctl.hosting or ("offer" not in fragment and fragment.get("h") == pin):
                 return True
         if "offer" in fragment:     # an invite by code is used once: only the host's pin stays in the address
@@ -103,7 +121,7 @@ class App:
         self.notice = notice or self.notice
         if session is None:
             return
-        self.ctl.resume(session)
+        cast("Controller", self.ctl).resume(session)     # (at the start: the bot table)
         if session.state.phase == "over":
             self.ctl.screen = "start"
 
@@ -113,7 +131,7 @@ class App:
             proxy.destroy()
         self._proxies.clear()
 
-    def _listen(self, target, name, handler, capture: bool = False) -> None:
+    def _listen(self, target: JsProxy, name: str, handler: Handler, capture: bool = False) -> None:
         proxy = create_proxy(handler)   # without a kept proxy the listener silently never fires
         target.addEventListener(name, proxy, capture)
         self._proxies.append((target, name, proxy, capture))
@@ -149,7 +167,8 @@ class App:
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
-        screen = self.profile.render() if self.profile.screen else render(self.ctl, "log" in opened)
+        # (every SeatTable supplies the reading methods of a TableModel: web.seat)
+        screen = self.profile.render() if self.profile.screen else render(cast("TableModel", self.ctl), "log" in opened)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed
@@ -193,6 +212,7 @@ class App:
         return self._morph is not None and self._morph.faces_missing()
 
     def add_faces_ahead(self) -> None:
+        assert self._morph is not None, "faces_missing said some were"
         self._morph.add_faces_ahead()
 
     @property
@@ -252,7 +272,7 @@ class App:
     # -- linking a device --
 
     @property
-    def linker(self):
+    def linker(self) -> Linker:
         """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
         if self._linker is None:
             import asyncio
