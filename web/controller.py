@@ -37,6 +37,8 @@ BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
 class Controller(SeatTable):
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
+    seat: int     # always a seat (a guest's is None until the host welcomes it: web.friends.guest)
+
     def __init__(self, seed_source: Callable[[], int], prefs: dict[str, Any] | None = None) -> None:
         super().__init__(prefs)
         self.seed_source = seed_source        # () -> a fresh random seed
