@@ -50,7 +50,7 @@ def encode_state(state: State) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def decode_state(text: str) -> State:
+def decode_state(text: object) -> State:
     """Rebuild a state from `encode_state` text by replaying it; refuse anything inconsistent."""
     if not isinstance(text, str) or len(text) > MAX_SAVE_BYTES:
         raise ParseError("a saved game is JSON text of at most 2 MB")

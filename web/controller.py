@@ -15,17 +15,21 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
-from game.bots import BOT_LEVELS, run
+from game.bots import BOT_LEVELS, Thinking, run
 from game.engine import OVER
 from game.errors import ParseError
+from game.events import Event
 from game.view import View
 
 from .seat import SeatTable
 from .session import Session, clean_name
+
+if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
+    from .coach.follow import TableCoach
 
 BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
 
@@ -33,23 +37,31 @@ BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
 class Controller(SeatTable):
     """One player's table in the browser: seat 0 is the player, the other seats are bots."""
 
-    def __init__(self, seed_source, prefs: dict | None = None):
+    seat: int     # always a seat (a guest's is None until the host welcomes it: web.friends.guest)
+
+    def __init__(self, seed_source: Callable[[], int], prefs: dict[str, Any] | None = None) -> None:
         super().__init__(prefs)
         self.seed_source = seed_source        # () -> a fresh random seed
         self.session: Session | None = None
-        self._coach = None                    # see `coach`
+        self._coach: TableCoach | None = None     # see `coach`
+
+    @property
+    def game(self) -> Session:
+        """The session of the game on the table, for what only a table with a game does."""
+        assert self.session is not None, "no game at this table yet"
+        return self.session
 
     # -- what is on screen --
 
     def names(self) -> list[str]:
-        return self.session.names
+        return self.game.names
 
     def side_names(self) -> list[str]:
-        return self.session.side_names()
+        return self.game.side_names()
 
     def levels(self) -> list[str | None]:
         """Each seat's bot level, or None for a person."""
-        return self.session.bots
+        return self.game.bots
 
     def can_resume(self) -> bool:
         return self.session is not None and self.session.state.phase != OVER
@@ -58,7 +70,7 @@ class Controller(SeatTable):
         """Whether a bot should move now (never while the player reads the show, nor in the
         beat before it: ``show`` is set from the move that ends the play)."""
         return (self.screen == "table" and not self.seat_screen.show
-                and self.session.bot_to_move() is not None)
+                and self.game.bot_to_move() is not None)
 
     def is_over(self) -> bool:
         return self.session is not None and self.session.state.phase == OVER
@@ -66,7 +78,7 @@ class Controller(SeatTable):
     # -- the coach --
 
     @property
-    def coach(self):
+    def coach(self) -> TableCoach:
         """The seat's `web.coach.follow.TableCoach` (hints and reviews), made on first use: the
         coach's modules are a third of what the start would import otherwise, and they load
         just after it instead (web.lazy.AFTER_READY)."""
@@ -86,7 +98,7 @@ class Controller(SeatTable):
         return self.session is not None and not self.multiplayer
 
     def hint_asked(self, view: View) -> None:
-        self.session.used_hint(view.state_id)
+        self.game.used_hint(view.state_id)
 
     # -- input --
 
@@ -94,7 +106,7 @@ class Controller(SeatTable):
         return {**super().commands(), "start": self.start, "new-game": self.new_game, "resume": self.back,
                 "to-start": self.to_start}
 
-    def start(self, form) -> None:
+    def start(self, form: dict[str, Any] | None) -> None:
         form = form or {}
         players = int(form.get("players", self.prefs["players"]))
         target = int(form.get("target", self.prefs["target"]))
@@ -115,43 +127,43 @@ class Controller(SeatTable):
     def begin(self, words: str) -> None:
         """The table shows the session's game from its start (or from where it was resumed)."""
         self.screen = "table"
-        session = self.session
+        session = self.game
         self.seat_screen.restart(session.view(self.seat), session.names, session.log,
                                  f"{words} {' '.join(session.log[-1:])}".strip())
 
-    def new_game(self, _=None) -> None:
-        self.session.rematch(self.seed_source())
+    def new_game(self, _: object = None) -> None:
+        self.game.rematch(self.seed_source())
         self.begin("New game.")
 
-    def back(self, _=None) -> None:
+    def back(self, _: object = None) -> None:
         if self.session is not None:
             self.screen = "table"
 
-    def to_start(self, _=None) -> None:
+    def to_start(self, _: object = None) -> None:
         """Back to the start screen; the game waits there ("Back to the game")."""
         self.screen = "start"
         self.seat_screen.leave()
 
     def move(self, action: Action) -> None:
-        self.saw(self.session.act(self.seat, action))
+        self.saw(self.game.act(self.seat, action))
 
-    def saw(self, events) -> None:
+    def saw(self, events: Iterable[Event]) -> None:
         """The session's game changed by ``events``: the seat sees its new view."""
-        session = self.session
+        session = self.game
         self.seat_screen.see(session.view(self.seat), events, session.names, session.log)
 
     def bot_step(self) -> None:
         """One bot move, if one is due."""
         run(self.bot_thinking())
 
-    def bot_thinking(self):
+    def bot_thinking(self) -> Thinking[None]:
         """`bot_step` as a generator that yields while the bot thinks (see
         `Session.bot_choice`): the page runs it in slices."""
         if self.bot_waiting():
-            session = self.session
+            session = self.game
             choice = yield from session.bot_choice()
             if choice is not None and session is self.session:
                 self.play_for_bot(*choice)
 
     def play_for_bot(self, seat: int, action: Action) -> None:
-        self.saw(self.session.act(seat, action))
+        self.saw(self.game.act(seat, action))

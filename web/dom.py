@@ -13,7 +13,9 @@ table with friends, and its network). All behaviour lives in the controllers and
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING, cast
 
 import js
 from pyodide.ffi import create_proxy
@@ -32,16 +34,30 @@ from .sound import Sound
 from .tasks import spawn
 from .table.cards import sprite as card_sprite
 from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
-from .table.sounds import cues, heard
+from .table.sounds import Heard, cues, heard
 
 TOAST_SECONDS = 4      # how long a passing word ("Invite link copied") stays
+
+# Which table the app holds, its controller's flags say (multiplayer, hosting): the tables with
+# friends and linking a device are imported where first used (web.lazy).
+if TYPE_CHECKING:
+    from pyodide.ffi import JsDoubleProxy, JsProxy
+
+    from .friends.guest import GuestController
+    from .profile.device_link import Linker
+    from .seat import SeatTable
+    from .table.model import TableModel
+
+    Handler = Callable[[JsProxy], object]     # an event listener
 
 
 class App:
     """The mounted table: one controller, one root element, the listeners we own, and the parts
     that do each job (see the module's docstring)."""
 
-    def __init__(self, root):
+    _focus_later: Callable[[JsProxy], object]    # made with the first paint's Morph
+
+    def __init__(self, root: JsProxy) -> None:
         self.root = root
         self.document = js.document
         profile, self.notice = keeper.load_profile()
@@ -52,14 +68,16 @@ class App:
         self.scheduler = Scheduler(self)
         self.input = Input(self)
         self.speed_override = speed_from_url()
-        self.ctl = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
+        self.ctl: SeatTable = Controller(seed_source=new_seed, prefs=self.keeper.table_prefs())
         self.sound = Sound()
-        self._heard = None          # what the table's sounds last followed (web.table.sounds)
-        self._proxies = []
-        self._morph = None
-        self._linker = None
-        self._pace = self._applied_prefs = None    # what paint() last wrote on <html>
-        self._chat_seen = None          # the chat's length, first and last lines when last scrolled
+        self._heard: Heard | None = None     # what the table's sounds last followed (web.table.sounds)
+        self._proxies: list[tuple[JsProxy, str, JsDoubleProxy[Handler], bool]] = []
+        self._morph: Morph | None = None
+        self._linker: Linker | None = None
+        # what paint() last wrote on <html>
+        self._pace: str | None = None
+        self._applied_prefs: tuple[str, str, str] | None = None
+        self._chat_seen: tuple[object, ...] | None = None   # the chat's length, first and last lines when last scrolled
         # The hand history: open beside the table on a wide screen, closed under it on a phone,
         # then as the player leaves it (web.input's on_toggle).
         self.log_open = bool(js.window.matchMedia("(min-width: 960px)").matches)
@@ -97,7 +115,7 @@ class App:
             return False
         fragment = fragment_params(str(js.window.location.hash or ""))
         if changed:
-            pin = self.ctl.pin if self.ctl.multiplayer and not self.ctl.hosting else None
+            pin = cast("GuestController", self.ctl).pin if self.ctl.multiplayer and not self.ctl.hosting else None
             if self.ctl.hosting or ("offer" not in fragment and fragment.get("h") == pin):
                 return True
         if "offer" in fragment:     # an invite by code is used once: only the host's pin stays in the address
@@ -113,7 +131,7 @@ class App:
         self.notice = notice or self.notice
         if session is None:
             return
-        self.ctl.resume(session)
+        cast("Controller", self.ctl).resume(session)     # (at the start: the bot table)
         if session.state.phase == "over":
             self.ctl.screen = "start"
 
@@ -123,7 +141,7 @@ class App:
             proxy.destroy()
         self._proxies.clear()
 
-    def _listen(self, target, name, handler, capture: bool = False) -> None:
+    def _listen(self, target: JsProxy, name: str, handler: Handler, capture: bool = False) -> None:
         proxy = create_proxy(handler)   # without a kept proxy the listener silently never fires
         target.addEventListener(name, proxy, capture)
         self._proxies.append((target, name, proxy, capture))
@@ -160,7 +178,9 @@ class App:
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
         narrow = not js.window.matchMedia("(min-width: 960px)").matches
-        screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
+        # (every SeatTable supplies the reading methods of a TableModel: web.seat)
+        screen = (self.profile.render() if self.profile.screen
+                  else render(cast("TableModel", self.ctl), self.log_open, narrow))
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed
@@ -217,6 +237,7 @@ class App:
         return self._morph is not None and self._morph.faces_missing()
 
     def add_faces_ahead(self) -> None:
+        assert self._morph is not None, "faces_missing said some were"
         self._morph.add_faces_ahead()
 
     @property
@@ -237,8 +258,11 @@ class App:
         """Play what just happened at the table (a card, points, the player's turn, the game's
         end), if the player turned sound on; a repaint that changed none of it stays quiet."""
         view = self.ctl.seat_screen.table_view if self.ctl.screen == "table" else None   # (pegged a beat before the show)
-        now = heard(view) if view is not None else None
-        if now is not None and self.profile.profile.prefs["sound"]:
+        if view is None:
+            self._heard = None
+            return
+        now = heard(view)
+        if self.profile.profile.prefs["sound"]:
             self.sound.play(cues(self._heard, now, view.side))
         self._heard = now
 
@@ -266,7 +290,7 @@ class App:
     # -- linking a device --
 
     @property
-    def linker(self):
+    def linker(self) -> Linker:
         """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
         if self._linker is None:
             import asyncio

@@ -6,12 +6,24 @@ it belongs (`web.storage`'s keys).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
 from game.errors import ParseError
 
 from .clock import now_iso
 from .profile.model import Profile
 from .session import Session
 from .storage import HOST_KEY, PREFS_KEY, PROFILE_KEY, SAVE_KEY, read, write
+
+# Which table the app holds, its controller's flags say (multiplayer, hosting): the tables with
+# friends are imported where first used (web.lazy).
+if TYPE_CHECKING:
+    from .controller import Controller
+    from .friends.guest import GuestController
+    from .friends.host_controller import HostController
+    from .profile.screens import ProfileScreens
+    from .seat import SeatTable
 
 
 def load_profile() -> tuple[Profile, str]:
@@ -42,16 +54,17 @@ class Keeper:
     preferences are the table's), each finished game recorded in it once, and the table in
     progress kept after every input (a guest's seat is the friends table's: `save_seat`)."""
 
-    def __init__(self, profile, save_seat):
-        self.profile = profile            # web.profile.screens.ProfileScreens
-        self.save_seat = save_seat        # (controller) -> None: a guest's seat, by table and host pin
-        self.recorded = None              # the finished game last offered to the profile
+    def __init__(self, profile: ProfileScreens, save_seat: Callable[[GuestController], None]) -> None:
+        self.profile = profile
+        self.save_seat = save_seat        # a guest's seat, by table and host pin
+        # the finished game last offered to the profile: a guest's record id, else (session, state id, seed)
+        self.recorded: str | tuple[int, int, int] | None = None
 
-    def table_prefs(self) -> dict:
+    def table_prefs(self) -> dict[str, Any]:
         """The profile's preferences as the table's controller reads them."""
         return {**self.profile.profile.prefs, "name": self.profile.profile.nickname}
 
-    def sync_prefs(self, ctl) -> None:
+    def sync_prefs(self, ctl: SeatTable) -> None:
         """What the start form changed (name, level, players, length) is the profile's too."""
         prefs, profile = ctl.prefs, self.profile.profile
         wanted = {key: prefs[key] for key in ("level", "players", "target", "auto_continue") if key in prefs}
@@ -64,26 +77,28 @@ class Keeper:
             write(PROFILE_KEY, self.profile.profile.to_json())
             self.profile.changed = False
 
-    def save(self, ctl) -> None:
+    def save(self, ctl: SeatTable) -> None:
         """After every input: the profile, and the table in progress where it belongs."""
         self.sync_prefs(ctl)
         self.save_profile()
         if ctl.multiplayer and not ctl.hosting:
-            self.save_seat(ctl)
+            self.save_seat(cast("GuestController", ctl))
         elif ctl.hosting:
-            write(HOST_KEY, ctl.table.to_json())
-        elif ctl.session is not None:
-            write(SAVE_KEY, ctl.session.to_json())
+            write(HOST_KEY, cast("HostController", ctl).table.to_json())
+        else:
+            session = cast("Controller", ctl).session
+            if session is not None:
+                write(SAVE_KEY, session.to_json())
 
-    def record_finished(self, ctl) -> None:
+    def record_finished(self, ctl: SeatTable) -> None:
         """Keep each finished game (ours, hosted, or one we joined) in the profile, once."""
         if ctl.multiplayer and not ctl.hosting:
-            record = ctl.finished
+            record = cast("GuestController", ctl).finished
             if record is not None and record.id != self.recorded:
                 self.recorded = record.id
                 self.profile.keep(record)
             return
-        session = ctl.session
+        session = cast("Controller", ctl).session     # the bot table's, or the host's (a HostController)
         if session is None or session.state.phase != "over":
             return
         if ctl.coach_waiting():
@@ -91,5 +106,5 @@ class Keeper:
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self.recorded:
             self.recorded = key
-            fair = ctl.table.fair_transcript() if ctl.hosting else None
+            fair = cast("HostController", ctl).table.fair_transcript() if ctl.hosting else None
             self.profile.game_finished(session, seat=0, coach=ctl.finished_review(), fair=fair)

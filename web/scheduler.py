@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .slices import THINK_SLICE, Slices
+
+if TYPE_CHECKING:
+    from .controller import Controller
+    from .profile.screens import ProfileScreens
+    from .seat import SeatTable
 
 BOT_DELAY = {"slow": 1.3, "normal": 0.7, "fast": 0.25, "instant": 0.0}   # seconds between bot moves
 AUTO_CONTINUE_AFTER = 3.0
@@ -22,7 +29,7 @@ FRAME_PAUSE = 0.05   # seconds: long enough for the browser to draw a frame in b
 FACES_AHEAD_PAUSE = 0.05   # seconds between the batches of card faces added while the page is idle
 
 
-async def think(steps) -> None:
+async def think(steps: Iterable[None]) -> None:
     """Run a generator that yields while it thinks (a bot's move, the coach's review of one
     play) in slices of at most `THINK_SLICE` seconds, the page free in between (input, paint,
     the network): `web.slices`."""
@@ -34,14 +41,28 @@ async def think(steps) -> None:
             slices.start(time.perf_counter())
 
 
+class Page(Protocol):
+    """What the scheduler uses of the `web.dom.App` it serves (a floor above: not imported)."""
+
+    ctl: SeatTable
+    profile: ProfileScreens
+
+    @property
+    def speed(self) -> str: ...
+    def after_input(self) -> None: ...
+    def moved(self) -> None: ...
+    def faces_missing(self) -> bool: ...
+    def add_faces_ahead(self) -> None: ...
+
+
 class Scheduler:
     """The page's idle loop for the `web.dom.App` it serves (its controller, profile, pace and
     repaint), running while there is something to do and started again after each input."""
 
-    def __init__(self, app):
+    def __init__(self, app: Page) -> None:
         self.app = app
         self.running = False
-        self.task = None
+        self.task: asyncio.Task[None] | None = None
 
     def kick(self) -> None:
         if not self.running:
@@ -70,10 +91,11 @@ class Scheduler:
                 # repaint would make the browser lay the show out at once.
                 await asyncio.sleep(FRAME_PAUSE)
             return True
-        if ctl.bot_waiting():
+        bots = cast("Controller", ctl)     # the bot table or the host's (a guest's never has a bot waiting)
+        if bots.bot_waiting():
             await asyncio.sleep(BOT_DELAY[speed])
-            if ctl.bot_waiting():
-                await think(ctl.bot_thinking())
+            if bots.bot_waiting():
+                await think(bots.bot_thinking())
                 app.moved()
             return True
         if ctl.coach_waiting():

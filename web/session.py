@@ -16,8 +16,10 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 
-from game.bots import BOT_LEVELS, make_bot, run
+from game.actions import Action
+from game.bots import BOT_LEVELS, Thinking, make_bot, run
 from game.codec import decode_state, encode_state, loads
 from game.engine import Config, State, apply, new_game, read_action
 from game.errors import IllegalActionError, ParseError
@@ -30,7 +32,7 @@ MAX_HINTS = 500
 MAX_NAME = 24
 
 
-def clean_name(name, fallback: str) -> str:
+def clean_name(name: object, fallback: str) -> str:
     """A display name: printable, trimmed, at most 24 characters, never empty."""
     text = "".join(ch for ch in str(name or "") if ch.isprintable()).strip()[:MAX_NAME]
     return text or fallback
@@ -39,7 +41,8 @@ def clean_name(name, fallback: str) -> str:
 class Session:
     """The engine state plus the table around it. Not frozen: it is the one mutable owner."""
 
-    def __init__(self, state: State, names, bots, log=(), hints=()):
+    def __init__(self, state: State, names: Sequence[object], bots: Sequence[str | None], log: Iterable[str] = (),
+                 hints: Iterable[object] = ()) -> None:
         players = state.config.players
         if len(names) != players or len(bots) != players:
             raise ParseError("a table lists a name and a bot level (or none) for every seat")
@@ -50,11 +53,12 @@ class Session:
         self.bots = list(bots)
         self.log = list(log)[-LOG_LINES:]
         self.hints = [n for n in hints if type(n) is int and 0 <= n <= len(state.actions)][:MAX_HINTS]
-        self.seed_for = None     # fair tables: hand_no -> the seed to deal it from (web.friends.fair_host)
+        # fair tables: hand_no -> the seed to deal it from (web.friends.fair_host)
+        self.seed_for: Callable[[int], int] | None = None
 
     @classmethod
-    def new(cls, players: int, target: int, names, bots, seed: int, match_wins: int = 1,
-            hand_seeds=()) -> Session:
+    def new(cls, players: int, target: int, names: Sequence[str], bots: Sequence[str | None], seed: int,
+            match_wins: int = 1, hand_seeds: Iterable[int] = ()) -> Session:
         state = new_game(Config(players=players, target=target, match_wins=match_wins), seed,
                          hand_seeds=hand_seeds)
         session = cls(state, names, bots)
@@ -83,7 +87,7 @@ class Session:
 
     # -- changing --
 
-    def act(self, seat: int, action) -> tuple[Event, ...]:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat``; the seat is the caller's, never the action's claim."""
         action = read_action(action)
         if action.seat != seat:
@@ -97,21 +101,22 @@ class Session:
         """Let the next bot act; returns its events (empty when no bot has anything to do)."""
         return run(self.bot_think())
 
-    def bot_think(self):
+    def bot_think(self) -> Thinking[tuple[Event, ...]]:
         """`bot_move` as a generator that yields while the bot thinks (the page pauses there
         to stay responsive) and returns the events (``()``: nothing was played)."""
         choice = yield from self.bot_choice()
         return () if choice is None else self.act(*choice)
 
-    def bot_choice(self):
+    def bot_choice(self) -> Thinking[tuple[int, Action] | None]:
         """The next bot's move as ``(seat, action)``, thought out in a generator that yields
         while the bot thinks; None if no bot is to move, or if the table moved on meanwhile (a
         person acted, a new game): the thought is dropped. The caller plays it."""
         seat = self.bot_to_move()
         if seat is None:
             return None
-        state = self.state
-        bot = make_bot(self.bots[seat], seed=state.seed * 4 + seat)
+        state, level = self.state, self.bots[seat]
+        assert level is not None, "bot_to_move names a bot's seat"
+        bot = make_bot(level, seed=state.seed * 4 + seat)
         thought = yield from bot.think(view(state, seat))
         return None if self.state is not state else (seat, thought.action)
 
@@ -120,7 +125,7 @@ class Session:
         if state_id not in self.hints and len(self.hints) < MAX_HINTS:
             self.hints.append(state_id)
 
-    def rematch(self, seed: int, hand_seeds=()) -> None:
+    def rematch(self, seed: int, hand_seeds: Iterable[int] = ()) -> None:
         """A new game at the same table, with the same players and bots."""
         self.state = new_game(self.config, seed, hand_seeds=hand_seeds)
         self.hints = []
@@ -128,7 +133,7 @@ class Session:
         if self.state.cut:
             self.record([Event("cut_for_deal", seat=self.state.dealer, cards=self.state.cut)])
 
-    def record(self, events) -> None:
+    def record(self, events: Iterable[Event]) -> None:
         names = self.names
         self.log += [event.describe(names) for event in events if event.kind != "deal"]
         del self.log[:-LOG_LINES]

@@ -15,7 +15,8 @@ import js
 # Each cue as tones: (start s, length s, wave, from Hz, to Hz, loudness). Quiet and short: a
 # card's soft snap, a peg's wooden tock, a two-note call for the player's turn, a rising or
 # falling close to the game.
-VOICES: dict[str, tuple[tuple[float, float, str, float, float, float], ...]] = {
+Tone = tuple[float, float, str, float, float, float]
+VOICES: dict[str, tuple[Tone, ...]] = {
     "card": ((0.0, 0.05, "triangle", 320, 110, 0.18),),
     "peg": ((0.0, 0.045, "sine", 1250, 820, 0.12),),
     "turn": ((0.0, 0.11, "sine", 660, 660, 0.07), (0.12, 0.16, "sine", 880, 880, 0.07)),
@@ -40,7 +41,7 @@ class Sound:
                 return
             delay += 0.06       # a card and its points a moment apart, not on top of each other
 
-    def _voice(self, tones, delay: float) -> None:
+    def _voice(self, tones: tuple[Tone, ...], delay: float) -> None:
         if self._audio is None:          # one context for the page: browsers cap them
             self._audio = js.window.AudioContext.new()
         audio = self._audio

@@ -11,6 +11,7 @@ screen's inline scripts).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import js
 
@@ -41,7 +42,7 @@ def write(key: str, text: str | None) -> None:
         js.window.localStorage.setItem(key, text)
 
 
-def read_json(key: str, max_depth: int = 4) -> dict | None:
+def read_json(key: str, max_depth: int = 4) -> dict[str, Any] | None:
     """A kept JSON object, or None when there is none or it is damaged."""
     try:
         value = loads(read(key) or "null", max_depth=max_depth)
@@ -50,7 +51,7 @@ def read_json(key: str, max_depth: int = 4) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def used_invites() -> list:
+def used_invites() -> list[object]:
     used = read_json(USED_KEY) or {}
     return used.get("offers", []) if isinstance(used.get("offers"), list) else []
 

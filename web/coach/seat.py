@@ -28,9 +28,12 @@ if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
 class CoachedSeat:
     """Reviews after each hand, for one seat's controller (see the module's docstring)."""
 
-    coach: TableCoach
     prefs: dict[str, Any]       # the player's preferences (`web.profile.model.PREFERENCES`)
     screen: str
+
+    if TYPE_CHECKING:   # an attribute (a guest's) or a property made on first use (the bot table's)
+        @property
+        def coach(self) -> TableCoach: ...
 
     def coach_allowed(self) -> bool:
         """Whether the table allows the coach (a game against the bots: always)."""

@@ -13,14 +13,40 @@ leaves out, delays or opens twice is an alarm there.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
 from game.engine import OVER
 
 from . import protocol
 
+if TYPE_CHECKING:
+    from game.events import Event
+
+    from .fair_host import FairDealer
+    from .host import Seat
+    from .protocol import Fields, Message
+    from ..session import Session
+
 
 class FairRounds:
-    """Needs the table's ``fair``, ``games``, ``starting``, ``seats``, ``session``, ``ticker``,
-    ``online``, ``broadcast``, ``send``, ``system``, ``drop`` and ``maybe_begin``."""
+    """The rounds of `web.friends.host.HostTable`, which it is mixed into: what they use of the
+    table is declared here."""
+
+    fair: FairDealer
+    games: int
+    starting: bool
+    seats: list[Seat]
+    session: Session | None
+    ticker: Callable[[], float]
+
+    if TYPE_CHECKING:     # the table's own (web.friends.host.HostTable)
+        def online(self, seat: int) -> bool: ...
+        def broadcast(self, text: str) -> None: ...
+        def send(self, conn: str, text: str) -> None: ...
+        def system(self, text: str) -> None: ...
+        def drop(self, conn: str, reason: str) -> None: ...
+        def maybe_begin(self) -> bool: ...
 
     @property
     def playing(self) -> int:
@@ -49,7 +75,7 @@ class FairRounds:
                         f"the host's committed secret stands in for it")
         return seed
 
-    def contribution(self, conn, seat: int, message) -> None:
+    def contribution(self, conn: str, seat: int, message: Message) -> None:
         game, hand = message["game"], message["hand"]
         if not self.fair.contribute(game, hand, seat, message["value"]):
             return self.drop(conn, f"a share of the shuffle for game {game} hand {hand} that is not awaited")
@@ -61,9 +87,10 @@ class FairRounds:
         when it began."""
         return bool(self.fair.due(self.ticker())) and self.maybe_begin()
 
-    def reveal_due(self, events) -> None:
+    def reveal_due(self, events: Iterable[Event]) -> None:
         """After ``events``: reveal a hand's secret once its show is over (the next hand is
         dealt), and every dealt hand's once the game is over."""
+        assert self.session is not None, "a move was made"
         state, game = self.session.state, self.playing
         if state.phase == OVER:
             self.fair.drop_after(game, state.hand_no)     # a round for a hand that will never be dealt
@@ -72,9 +99,10 @@ class FairRounds:
         elif any(event.kind == "deal" for event in events):
             self.fair.reveal(game, state.hand_no - 1)
 
-    def view_rounds(self, full: bool) -> list[dict]:
+    def view_rounds(self, full: bool) -> list[Fields]:
         """The rounds a view carries: on a full sync and at the end every round of the game,
         else the hand before (its secret), this hand and the next (its commitment)."""
+        assert self.session is not None, "a view is sent once the game has begun"
         state, game = self.session.state, self.playing
         hands = self.fair.hands(game)
         if not full and state.phase != OVER:
@@ -82,14 +110,14 @@ class FairRounds:
         return [protocol.round_state(self.fair.rounds[game, hand], (game, hand) in self.fair.fixed,
                                      (game, hand) in self.fair.revealed) for hand in hands]
 
-    def fair_transcript(self) -> dict | None:
+    def fair_transcript(self) -> dict[str, Any] | None:
         """The finished game's fair deal for the host's own record (every secret is revealed
         at the end), so a game the host shares can be checked again; None without one."""
         if self.session is None or not self.session.state.hand_seeds:
             return None
         return self.fair.transcript(self.playing)
 
-    def send_first_round(self, conn) -> None:
+    def send_first_round(self, conn: str) -> None:
         """To a guest that (re)joins while a game is being shuffled: its first round to add to."""
         if self.starting and (self.games, 0) in self.fair.rounds:
             self.send(conn, protocol.fair_commit(self.fair.rounds[self.games, 0]))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import js
 
@@ -36,6 +36,10 @@ from . import guest_store
 # The tables themselves and the network are imported where first used (web.lazy): a bot game
 # never loads them. Which table the app holds, its controller's flags say (multiplayer, hosting).
 if TYPE_CHECKING:
+    from pyodide.ffi import JsProxy
+
+    from ..net.transport import CodeGuestNet, GuestNet, HostNet
+    from ..seat import SeatTable
     from .guest import GuestController
     from .host import HostTable
     from .host_controller import HostController
@@ -66,15 +70,35 @@ def rounded_ms(rtt: float | None) -> int | None:
     return max(1, round(rtt)) if rtt < 20 else int(round(rtt, -1))
 
 
+class TablePrefs(Protocol):
+    """The part of the app's `web.keeper.Keeper` that `Friends` uses."""
+
+    def table_prefs(self) -> dict[str, Any]: ...
+
+
+class Page(Protocol):
+    """What `Friends` uses of the `web.dom.App` it serves (a floor above: not imported)."""
+
+    ctl: SeatTable
+    notice: str
+    root: JsProxy
+
+    @property
+    def keeper(self) -> TablePrefs: ...
+    def paint(self) -> None: ...
+    def after_input(self) -> None: ...
+    def say(self, words: str) -> None: ...
+
+
 class Friends:
     """Hosting, joining and leaving tables with friends, for a `web.dom.App`."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: Page) -> None:
         self.app = app
-        self.net: Any = None      # web.net.transport's HostNet, GuestNet or CodeGuestNet, while a table is open
+        self.net: HostNet | GuestNet | CodeGuestNet | None = None     # while a table is open
 
     @property
-    def ctl(self) -> Any:
+    def ctl(self) -> SeatTable:
         return self.app.ctl
 
     @property
@@ -87,13 +111,23 @@ class Friends:
         """The app's controller, when it is a guest (``ctl.multiplayer`` and not hosting)."""
         return cast("GuestController", self.app.ctl)
 
+    @property
+    def host_net(self) -> HostNet:
+        """The network, when this browser hosts a table (``ctl.hosting``) and it is open."""
+        return cast("HostNet", self.net)
+
+    @property
+    def guest_net(self) -> GuestNet | CodeGuestNet:
+        """The network, when this browser is a guest at a table and it is open."""
+        return cast("GuestNet | CodeGuestNet", self.net)
+
     def paint(self) -> None:
         self.app.paint()
 
     def after_input(self) -> None:
         self.app.after_input()
 
-    def create_table(self, form: dict) -> None:
+    def create_table(self, form: dict[str, Any]) -> None:
         """The start form's "Invite friends": host a new table and show its invite link."""
         try:
             players, target = int(form.get("players", 2)), int(form.get("target", 121))
@@ -152,17 +186,17 @@ class Friends:
         ctl.invite = self.invite_link(table.room, ctl.pin, ctl.key_pin)
         ctl.link = ""
 
-        def opened(conn):
+        def opened(conn: str) -> None:
             table.connect(conn)
-            invite = self.net.invite if self.net is not None else None
-            if invite is not None and self.net.conns.get(conn) is invite[1]:
+            invite = self.host_net.invite if self.net is not None else None
+            if invite is not None and self.host_net.conns.get(conn) is invite[1]:
                 # the code invite is used up: the next friend needs a new one
                 ctl.code_link = ""
                 ctl.code_note = "Connected. Make a new invite link for the next friend."
                 self.paint()
             self.flush()
 
-        def message(conn, text):
+        def message(conn: str, text: str) -> None:
             taken = table.receive(conn, text)
             # A hello seats its conn (and may unseat another's): the net bounds unseated ones.
             net.seated(c for c, seat in table.seat_of.items() if seat is not None)
@@ -171,7 +205,7 @@ class Friends:
             else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
                 self.flush()
 
-        def closed(conn):
+        def closed(conn: str) -> None:
             table.disconnect(conn)
             self.after_input()
 
@@ -191,7 +225,7 @@ class Friends:
             if self.ctl is ctl and ctl.table.tick():
                 self.after_input()
 
-    async def _watch_paths(self, ctl) -> None:
+    async def _watch_paths(self, ctl: HostController | GuestController) -> None:
         """Keep each seat's path and round trip fresh for the players list (host and guest)."""
         from ..net.transport import GuestNet
         while self.ctl is ctl and self.net is not None:
@@ -199,16 +233,17 @@ class Friends:
             net = self.net
             if net is None:
                 return
+            paths: dict[int, tuple[str, float | None]]
             if ctl.hosting:
-                found = await net.paths()
-                paths = {ctl.table.seat_of[conn]: path for conn, path in found.items()
-                         if ctl.table.seat_of.get(conn) is not None}
+                found = await cast("HostNet", net).paths()
+                seat_of = cast("HostController", ctl).table.seat_of
+                paths = {seat: path for conn, path in found.items() if (seat := seat_of.get(conn)) is not None}
             else:
                 mine = await net.path() if isinstance(net, GuestNet) else None
                 paths = {ctl.seat: mine} if mine and ctl.seat is not None else {}
-            paths = {seat: (path, rounded_ms(rtt)) for seat, (path, rtt) in paths.items()}
-            if paths != ctl.paths and self.ctl is ctl:
-                ctl.paths = paths
+            shown = {seat: (path, rounded_ms(rtt)) for seat, (path, rtt) in paths.items()}
+            if shown != ctl.paths and self.ctl is ctl:
+                ctl.paths = shown
                 self.paint()
 
     def _open_table(self, room: str, offer: str | None = None, pin: str | None = None,
@@ -235,8 +270,9 @@ class Friends:
         token = mine.get("token")
         pin = clean_pin(pin) or clean_pin(mine.get("pin"))
         key = clean_pin(key) or clean_pin(mine.get("key"))
-        name = mine.get("name") if isinstance(mine.get("name"), str) else self.ctl.prefs["name"]
-        last = mine.get("last") if isinstance(mine.get("last"), int) else 0
+        saved_name, saved_last = mine.get("name"), mine.get("last")
+        name = saved_name if isinstance(saved_name, str) else self.ctl.prefs["name"]
+        last = saved_last if isinstance(saved_last, int) else 0
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
                               clock=now_iso, ticker=time.monotonic, last=max(0, last))
         ctl.pin, ctl.key_pin = pin, key
@@ -258,16 +294,18 @@ class Friends:
         if offer and offer in storage.used_invites():
             ctl.screen, ctl.rejected = "rejected", USED_INVITE
             return
+        net: GuestNet | CodeGuestNet
         if offer:
             ctl.link = "Making your answer code…"
-            self.net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
-                                    self.link_status, self.got_answer, pin)
+            net = CodeGuestNet(offer, self.guest_open, self.guest_message, self.guest_closed,
+                               self.link_status, self.got_answer, pin)
             storage.remember_invite(offer)
         else:
             from .protocol import VERSION
-            self.net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
-                                pin, key, version=VERSION)
-        self.net.start()
+            net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
+                           pin, key, version=VERSION)
+        self.net = net
+        net.start()
         spawn(self._resend_loop(ctl))
         spawn(self._watch_paths(ctl))
 
@@ -276,12 +314,12 @@ class Friends:
         (a hello not answered, too)."""
         while self.ctl is ctl:
             await asyncio.sleep(RESEND_EVERY)
-            if self.net is not None and self.net.connected:
+            if self.net is not None and self.guest_net.connected:
                 ctl.resend_due()
                 if ctl.outbox:
                     self.flush()
 
-    def open_link(self, room: str, fragment: dict) -> None:
+    def open_link(self, room: str, fragment: dict[str, str]) -> None:
         """Open ``?table=ROOM`` with its fragment's pin and invite by code (if any)."""
         if self.net is not None:     # a new invite link pasted into this tab: start over
             net, self.net = self.net, None
@@ -300,7 +338,7 @@ class Friends:
             return
         ctl.code_note = "Making the invite…"
         self.paint()
-        code = await self.net.make_invite()
+        code = await self.host_net.make_invite()
         ctl.code_link = f"{self.invite_link(ctl.room, ctl.pin, ctl.key_pin)}&offer={code}"
         ctl.code_note = "Send this link to one friend, then paste the answer code they send back."
         self.paint()
@@ -308,7 +346,7 @@ class Friends:
     async def accept_answer(self, code: str) -> None:
         ctl = self.host
         try:
-            await self.net.accept_answer(code)
+            await self.host_net.accept_answer(code)
         except ParseError as refused:
             ctl.code_note = f"That code did not work: {refused}."
         else:
@@ -337,7 +375,7 @@ class Friends:
         if self.ctl.hosting:
             if text == RELAY_DOWN:
                 self.host.relay_down, text = True, ""
-            elif self.net is not None and self.net.signal.joined:
+            elif self.net is not None and self.host_net.signal.joined:
                 self.host.relay_down = False
             self.host.link = text
         else:
@@ -350,9 +388,9 @@ class Friends:
             return
         if self.ctl.hosting:
             for conn, text in self.host.table.take_outbox():
-                self.net.send(conn, text)
+                self.host_net.send(conn, text)
         else:
-            unsent = [text for text in self.guest.take_outbox() if not self.net.send(text)]
+            unsent = [text for text in self.guest.take_outbox() if not self.guest_net.send(text)]
             self.guest.outbox[:0] = unsent
 
     async def copy_field(self, testid: str, done: str) -> None:
@@ -392,7 +430,7 @@ class Friends:
             spawn(forget_table(self.host.room))
         else:
             self.guest.token = None
-            self.save_seat(ctl)       # (forgets this seat)
+            self.save_seat(self.guest)       # (forgets this seat)
         prefs = dict(ctl.prefs) if ctl.hosting else None
         self.app.ctl = Controller(seed_source=new_seed, prefs=prefs or self.app.keeper.table_prefs())
         self._set_url(None)

@@ -21,9 +21,9 @@ host's next view arrives. Every message from the host goes to one handler, by it
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from game.actions import Action
 from game.engine import OVER
@@ -34,9 +34,9 @@ from game.fair import Round, audit
 from . import protocol
 from .delivery import Outgoing
 from .fair_guest import FairWatch
-from .protocol import Message, ProtocolError, parse
+from .protocol import ChatLine, Fields, Message, ProtocolError, SeatInfo, TableInfo, parse
 from ..coach.follow import TableCoach
-from ..profile.records import coach_figures, make_record
+from ..profile.records import GameRecord, coach_figures, make_record
 from ..seat import SeatTable
 from ..session import clean_name
 
@@ -49,15 +49,17 @@ class GuestController(SeatTable):
     """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
 
     multiplayer = True
+    seat: int | None     # type: ignore[assignment]  # None until the host welcomes this guest (an int in web/seat.py)
 
-    def __init__(self, room: str, name: str = "", token: str | None = None, clock=lambda: "",
-                 ticker=lambda: 0.0, last: int = 0, token_source=lambda: secrets.token_urlsafe(18)):
+    def __init__(self, room: str, name: str = "", token: str | None = None, clock: Callable[[], str] = lambda: "",
+                 ticker: Callable[[], float] = lambda: 0.0, last: int = 0,
+                 token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18)) -> None:
         super().__init__({"name": name})
         self.room, self.token = room, token
         self.token_source = token_source  # () -> a fresh seat token to propose on sitting down
         self.pin: str | None = None       # the host's identity from the invite link (web.net.identity)
         self.key_pin: str | None = None   # ... and its relay path key's (web.net.relay_path)
-        self.paths: dict[int, tuple] = {}   # {own seat: (path, round trip ms)}, set by the glue
+        self.paths: dict[int, tuple[str, int | None]] = {}   # {own seat: (path, round trip ms)}, set by the glue
         self.utc_offset = 0               # the viewer's minutes from UTC, for the chat's times (set by the glue)
         self.clock = clock                # () -> the time now, ISO 8601, for game records
         self.ticker = ticker              # () -> seconds, for sending unacknowledged messages again
@@ -66,42 +68,46 @@ class GuestController(SeatTable):
         self.screen = "join"
         self.link = ""                    # the connection's state, in words ("" when all is well)
         self.rejected = ""
-        self.seat: int | None = None
-        self.table: dict | None = None
-        self.chat: list[dict] = []
+        self.seat = None
+        self.table: TableInfo | None = None
+        self.chat: list[ChatLine] = []
         self.outbox: list[str] = []
         self.hello_text: str | None = None    # the hello last queued in the outbox
         self.drops: list[str] = []
-        self.finished = None              # the GameRecord of the game that just ended
+        self.finished: GameRecord | None = None   # the record of the game that just ended
         self.answer_code = ""             # invited by code: the answer to send back to the host
         self.joining = False              # "Sit down" was pressed; no welcome or refusal yet
         self.was_seated = False           # the host has welcomed this token (here or before a reload)
         self.hello_at: float | None = None   # when the last hello went, until a welcome or refusal
         self.fair = FairWatch(room)       # the fair deal: this guest's shares, checks and verdicts
-        self.coach = TableCoach(0)        # reviews from this seat's views (if the host allows it)
+        self.coach: TableCoach = TableCoach(0)    # reviews from this seat's views (if the host allows it)
 
     # -- what render reads --
 
     def names(self) -> list[str]:
+        assert self.table is not None, "the host has described the table"
         return [seat["name"] or f"Seat {n + 1}" for n, seat in enumerate(self.table["seats"])]
 
     def side_names(self) -> list[str]:
-        names = self.names()
-        return [side_name(names, side) for side in range(self.view().config.sides)]
+        names, view = self.names(), self.view()
+        assert view is not None, "the table shows a view"
+        return [side_name(names, side) for side in range(view.config.sides)]
 
     def levels(self) -> list[str | None]:
+        assert self.table is not None, "the host has described the table"
         return [seat["level"] or seat["stand_in"] for seat in self.table["seats"]]
 
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[SeatInfo]:
         """The table's seats as this guest knows them. Cut off from the host (``link`` says why),
         it cannot know who else is there: the other people show as away until it reconnects."""
         seats = self.table["seats"] if self.table else []
         if not self.link:
             return seats
-        return [dict(info, online=False) if n != self.seat and info["kind"] in ("person", "host") else info
+        return [{**info, "online": False} if n != self.seat and info["kind"] in ("person", "host") else info
                 for n, info in enumerate(seats)]
 
     def table_config(self) -> tuple[int, int]:
+        assert self.table is not None, "the host has described the table"
         return self.table["players"], self.table["target"]
 
     def presence(self) -> list[bool]:
@@ -126,7 +132,7 @@ class GuestController(SeatTable):
         return self.view() is not None
 
     @property
-    def pending(self) -> bool:
+    def pending(self) -> bool:    # type: ignore[override]  # an attribute in SeatTable (web/seat.py)
         """A move is on its way to the host (sent, not acknowledged): no other until it is."""
         return self.outgoing.action_pending
 
@@ -168,7 +174,7 @@ class GuestController(SeatTable):
                 "table": self.on_table, "chat": self.on_chat, "view": self.on_view,
                 "fair_commit": self.on_fair_commit}
 
-    def receive(self, text) -> None:
+    def receive(self, text: object) -> None:
         try:
             message = parse(text, "host")
         except ProtocolError as bad:
@@ -208,7 +214,7 @@ class GuestController(SeatTable):
         self.outgoing.acked(message["n"])
 
     def on_table(self, message: Message) -> None:
-        self.table = message.fields
+        self.table = cast(TableInfo, message.fields)      # (`parse` checked each field)
         self.fair.kinds = tuple(seat["kind"] for seat in self.table["seats"])
         if self.screen == "lobby" and self.table["started"] and self.view() is not None:
             self.screen = "table"
@@ -234,21 +240,22 @@ class GuestController(SeatTable):
             self.drop("a game record before the game is over")
         self._alarm_news()
 
-    def _finish(self, recipe) -> None:
+    def _finish(self, recipe: Fields | None) -> None:
         """The game is over: its record must have come with the view that ended it. Replayed
         here and kept if it is this game; missing, or not this game, it is an alarm."""
-        view = self.view()
-        key = (self.fair.game, view.hand_no)
+        view, game = self.view(), self.fair.game
+        assert view is not None and game is not None, "`on_view` has seen the view (FairWatch.see its game)"
+        key = (game, view.hand_no)
         if recipe is None:
             return self.fair.alarm(key, "the game ended without its record")
         names = [clean_name(name, f"Seat {n + 1}") for n, name in enumerate(recipe["names"])]
         try:
             if len(names) != recipe["config"].players:
                 raise ParseError("it does not name every seat")
-            fair = self.fair.transcript(self.fair.game) if recipe["hand_seeds"] else None
+            fair = self.fair.transcript(game) if recipe["hand_seeds"] else None
             if fair is not None:    # what the audit of the whole game finds is an alarm too
                 fair = self._audited(recipe, fair)
-            record = make_record(recipe["config"], recipe["seed"], recipe["actions"], self.seat,
+            record = make_record(recipe["config"], recipe["seed"], recipe["actions"], view.seat,
                                  names, "friends", self.clock(), recipe["hand_seeds"], fair)
             if record.config != view.config or record.summary.scores != view.scores:
                 raise ParseError("it is the record of another game")
@@ -259,11 +266,12 @@ class GuestController(SeatTable):
         if self.finished is None or self.finished.id != record.id:
             review = self.finished_review()
             self.finished = record if review is None else replace(record, coach=coach_figures(review))
+            assert record.fair is not None, "made with its fair deal"
             for alarm in record.fair["alarms"]:   # what only the whole record shows
                 self.fair.alarm(key, alarm)
 
     @staticmethod
-    def _audited(recipe, fair: dict) -> dict:
+    def _audited(recipe: Fields, fair: dict[str, Any]) -> dict[str, Any]:
         rounds = [Round.from_json(r) for r in fair["rounds"]]
         found = audit(fair["table"], recipe["config"], recipe["seed"], recipe["hand_seeds"], rounds)
         return dict(fair, alarms=fair["alarms"] + [p for p in found if p not in fair["alarms"]])
@@ -272,7 +280,7 @@ class GuestController(SeatTable):
         self._share(self.fair.commit(message["game"], message["hand"], message["commitment"]))
         self._alarm_news()
 
-    def _share(self, shares) -> None:
+    def _share(self, shares: Iterable[tuple[int, int, str]]) -> None:
         """Send this guest's shares of the shuffle (`web.friends.fair_guest`), first in line."""
         self.outbox.extend(protocol.fair_contribute(game, hand, value) for game, hand, value in shares)
 
@@ -285,7 +293,7 @@ class GuestController(SeatTable):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**super().commands(), "join": self.join, "chat": self.say}
 
-    def join(self, form) -> None:
+    def join(self, form: dict[str, Any] | None) -> None:
         form = form or {}
         self.prefs["name"] = clean_name(form.get("name"), "")
         if not self.prefs["name"]:
@@ -307,17 +315,19 @@ class GuestController(SeatTable):
             self._queue_hello(alone=True)
             self.hello_at = self.ticker()
 
-    def say(self, form) -> None:
+    def say(self, form: object) -> None:
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
         text = "".join(ch for ch in text if ch.isprintable()).strip()[: protocol.MAX_CHAT]
         if text:
             self._number(lambda n: protocol.chat(text, n), "chat")
 
     def move(self, action: Action) -> None:
-        state_id = self.view().state_id
+        view = self.view()
+        assert view is not None, "a move is made on a view"
+        state_id = view.state_id
         self._number(lambda n: protocol.action(state_id, action, n), "action")
 
-    def _number(self, build, kind: str) -> None:
+    def _number(self, build: Callable[[int], str], kind: str) -> None:
         """Number a move or chat line and send it, or keep it for the welcome of the next
         connection (sent before it, the host would drop it, or take a later one first)."""
         text = self.outgoing.add(build, kind, self.ticker())

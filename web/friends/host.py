@@ -27,19 +27,26 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Callable, Container, Iterable
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, cast
 
+from game.actions import Action
 from game.bots import BOT_LEVELS
 from game.codec import loads
 from game.engine import OVER, legal_actions
 from game.errors import IllegalActionError, ParseError
+from game.events import Event
 
 from . import protocol
 from .fair_host import FairDealer
 from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
-from .protocol import ProtocolError, parse
+from .protocol import ChatLine, Message, ProtocolError, SeatInfo, parse
 from ..session import Session, clean_name
+
+if TYPE_CHECKING:
+    from ..table.model import SeatKind
 
 SCHEMA = 2          # 2: the fair deal's rounds kept by game and hand
 MOVED_ON = "The table moved on before your move arrived: choose again."
@@ -55,7 +62,7 @@ class Seat:
     """``kind``: host (seat 0), person, bot or open. A person's seat may have a bot
     ``stand_in`` playing for them while they are away."""
 
-    kind: str = "open"
+    kind: SeatKind = "open"
     name: str = ""
     level: str | None = None       # a bot seat's level
     token: str | None = None       # a person's seat token
@@ -63,7 +70,7 @@ class Seat:
     last_n: int = 0                # the last message number taken from this person (web.friends.delivery)
 
 
-def unique_name(name: str, taken) -> str:
+def unique_name(name: str, taken: Container[str]) -> str:
     """``name``, or with a number after it (cut to fit) if someone at the table has it already.
 
     >>> unique_name("Ann", {"Ann", "Ann 2"}), unique_name("x" * 24, {"x" * 24})
@@ -78,11 +85,12 @@ def unique_name(name: str, taken) -> str:
 
 
 class HostTable(FairRounds):
-    """The table the host's browser runs. Connections are any hashable ids. Its fair deal's
-    rounds are `web.friends.fair_table.FairRounds`'."""
+    """The table the host's browser runs. Connections are the network's ids for them (`web.net.host_net`'s).
+    Its fair deal's rounds are `web.friends.fair_table.FairRounds`'."""
 
     def __init__(self, room: str, players: int, target: int, host_name: str,
-                 token_source=lambda: secrets.token_urlsafe(18), clock=time.time, ticker=time.monotonic):
+                 token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18),
+                 clock: Callable[[], float] = time.time, ticker: Callable[[], float] = time.monotonic) -> None:
         if players not in (2, 3, 4) or target not in (61, 121):
             raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
         self.room, self.players, self.target = room, players, target
@@ -90,15 +98,17 @@ class HostTable(FairRounds):
         self.ticker = ticker             # seconds, for the guests' rate limits
         self.seats = [Seat("host", clean_name(host_name, "Host"))] + [Seat() for _ in range(players - 1)]
         self.session: Session | None = None
-        self.chat: list[dict] = []
-        self.seat_of: dict = {}          # conn -> seat, or None before its hello
-        self.flows: dict = {}            # conn -> its rate limits (web.friends.limits)
-        self.in_step: set = set()        # conns whose numbered messages now come one by one
-        self.outbox: list[tuple[object, str]] = []
+        self.chat: list[ChatLine] = []
+        self.seat_of: dict[str, int | None] = {}    # conn -> seat, or None before its hello
+        self.flows: dict[str, Flow] = {}            # conn -> its rate limits (web.friends.limits)
+        self.in_step: set[str] = set()              # conns whose numbered messages now come one by one
+        self.outbox: list[tuple[str, str]] = []
         self.drops: list[str] = []       # why messages were dropped, newest last
-        self.on_drop = None              # called with each drop's line ("conn: reason") as it is kept
-        self.on_change = None            # called with the events of every move (`act`): the host's screen
-        self.on_begin = None             # called when a game begins (its first hand is dealt)
+        # called with each drop's line ("conn: reason") as it is kept
+        self.on_drop: Callable[[str], object] | None = None
+        # called with the events of every move (`act`): the host's screen
+        self.on_change: Callable[[tuple[Event, ...]], object] | None = None
+        self.on_begin: Callable[[], object] | None = None   # called when a game begins (its first hand is dealt)
         self.fair = FairDealer(room)     # the fair deal's rounds (web.friends.fair_host)
         self.games = 0                   # games begun at this table, numbering the fair deal's rounds
         self.starting = False            # start or rematch asked: waiting for the first hand's round
@@ -112,7 +122,7 @@ class HostTable(FairRounds):
     def started(self) -> bool:
         return self.session is not None
 
-    def conn_of(self, seat: int):
+    def conn_of(self, seat: int) -> str | None:
         for conn, bound in self.seat_of.items():
             if bound == seat:
                 return conn
@@ -121,7 +131,7 @@ class HostTable(FairRounds):
     def online(self, seat: int) -> bool:
         return self.seats[seat].kind in ("host", "bot") or self.conn_of(seat) is not None
 
-    def seat_json(self, seat: int) -> dict:
+    def seat_json(self, seat: int) -> SeatInfo:
         s = self.seats[seat]
         return {"name": s.name, "kind": s.kind, "level": s.level, "online": self.online(seat),
                 "stand_in": s.stand_in}
@@ -132,20 +142,20 @@ class HostTable(FairRounds):
     def can_start(self) -> bool:
         return not self.started and not self.starting and not self.open_seats()
 
-    def take_outbox(self) -> list[tuple[object, str]]:
+    def take_outbox(self) -> list[tuple[str, str]]:
         out, self.outbox = self.outbox, []
         return out
 
     # -- guests' messages --
 
-    def connect(self, conn) -> None:
+    def connect(self, conn: str) -> None:
         """A new channel: it hears the table at once, so a guest on another protocol version
         learns it from the host (over the verified channel) before it even sits down."""
         self.seat_of[conn] = None
         self.flows[conn] = Flow()
         self.send(conn, self.table_message())
 
-    def disconnect(self, conn) -> None:
+    def disconnect(self, conn: str) -> None:
         self.flows.pop(conn, None)
         self.in_step.discard(conn)
         seat = self.seat_of.pop(conn, None)
@@ -159,7 +169,7 @@ class HostTable(FairRounds):
             if seat is not None:
                 self.send(conn, protocol.reject("closed"))
 
-    def receive(self, conn, text) -> bool:
+    def receive(self, conn: str, text: object) -> bool:
         """Handle one message from ``conn``; a bad one is dropped with a logged reason, and
         one over the sender's rate limit is dropped before any work (`web.friends.limits`).
         True when the message was taken (the host's screen may have changed)."""
@@ -180,13 +190,16 @@ class HostTable(FairRounds):
         self.take(conn, message)
         return True
 
-    def repeated(self, conn, message) -> bool:
+    def repeated(self, conn: str, message: Message) -> bool:
         """A numbered message taken already (sent again after a drop): it costs only an ack,
         so it counts against the sender's overall limit but not its chat limit."""
         seat = self.seat_of.get(conn)
-        return seat is not None and "n" in message.fields and message["n"] <= self.seats[seat].last_n
+        if seat is None or "n" not in message.fields:
+            return False
+        n: int = message["n"]
+        return n <= self.seats[seat].last_n
 
-    def admit(self, conn, kind: str) -> bool:
+    def admit(self, conn: str, kind: str) -> bool:
         """Whether ``conn`` is within its rate limits; the first drop of a burst sends the
         sender (only) one notice, the rest are dropped silently and never logged one by one."""
         verdict = self.flows.setdefault(conn, Flow()).admit(kind, self.ticker())
@@ -195,7 +208,7 @@ class HostTable(FairRounds):
             self.send(conn, protocol.chat_lines([self.chat_line("", SLOW_DOWN, True)]))
         return verdict == "ok"
 
-    def take(self, conn, message) -> None:
+    def take(self, conn: str, message: Message) -> None:
         seat = self.seat_of[conn]
         if message.type == "hello":
             if seat is not None:
@@ -222,7 +235,7 @@ class HostTable(FairRounds):
             self.guest_action(conn, seat, message["state_id"], message["action"])
         self.send(conn, protocol.ack(n))
 
-    def hello(self, conn, name: str, token: str | None) -> None:
+    def hello(self, conn: str, name: str, token: str | None) -> None:
         seat = next((n for n, s in enumerate(self.seats) if token and s.kind == "person" and s.token == token), None)
         news = None
         if token is not None and token in self.removed:
@@ -252,7 +265,9 @@ class HostTable(FairRounds):
             self.seats[seat] = Seat("person", name, token=token or self.token_source())
             self.seat_of[conn] = seat
             news = f"{name} sat down"
-        self.send(conn, protocol.welcome(seat, self.seats[seat].token, self.seats[seat].last_n))
+        welcomed = self.seats[seat]
+        assert welcomed.token is not None, "a person's seat has its token"
+        self.send(conn, protocol.welcome(seat, welcomed.token, welcomed.last_n))
         self.send(conn, protocol.chat_lines(self.chat))
         if news:
             self.system(news)
@@ -261,7 +276,7 @@ class HostTable(FairRounds):
             self.send_view(seat, (), full=True)
         self.send_first_round(conn)
 
-    def guest_action(self, conn, seat: int, state_id: int, action) -> None:
+    def guest_action(self, conn: str, seat: int, state_id: int, action: Action) -> None:
         if self.session is None:
             return self.drop(conn, "the game has not started")
         if self.seats[seat].stand_in is not None:
@@ -280,9 +295,10 @@ class HostTable(FairRounds):
             self.send(conn, protocol.error(str(refused)))
             return self.drop(conn, str(refused))
 
-    def act(self, seat: int, action) -> tuple:
+    def act(self, seat: int, action: object) -> tuple[Event, ...]:
         """Every move at this table, whoever makes it (the host, a bot or a guest): applied to
         the one session, then each guest gets its view and the host's screen its events."""
+        assert self.session is not None, "moves come once the game has begun"
         events = self.session.act(seat, action)
         self.changed(events)
         if self.on_change is not None:
@@ -314,7 +330,8 @@ class HostTable(FairRounds):
         if conn is not None:
             self.send(conn, protocol.reject("removed"))
             self.seat_of[conn] = None
-        self.removed = (self.removed + [removed.token])[-REMOVED_KEPT:]
+        if removed.token is not None:     # (a person's seat has one)
+            self.removed = (self.removed + [removed.token])[-REMOVED_KEPT:]
         self.seats[seat] = Seat()
         self.rebinds.pop(seat, None)
         self.system(f"The host asked {removed.name} to leave")
@@ -377,6 +394,7 @@ class HostTable(FairRounds):
         s = self.seats[seat]
         if s.kind != "person" or level not in BOT_LEVELS or not self.started:
             raise IllegalActionError("a bot can sit in for a player who is away, once the game is on")
+        assert self.session is not None, "the game is on"
         s.stand_in = level
         self.session.bots[seat] = level
         self.system(f"A bot plays for {s.name} for now")
@@ -386,6 +404,7 @@ class HostTable(FairRounds):
         s = self.seats[seat]
         if s.stand_in is None:
             raise IllegalActionError("no bot is sitting in there")
+        assert self.session is not None, "a bot sits in only once the game is on"
         s.stand_in = None
         self.session.bots[seat] = None
         self.system(f"{s.name} has their seat back")
@@ -399,7 +418,7 @@ class HostTable(FairRounds):
     def system(self, text: str) -> None:
         self.add_chat("", text, True)
 
-    def chat_line(self, name: str, text: str, system: bool) -> dict:
+    def chat_line(self, name: str, text: str, system: bool) -> ChatLine:
         return {"at": round(self.clock(), 3), "name": name, "text": text, "system": system}
 
     def add_chat(self, name: str, text: str, system: bool) -> None:
@@ -409,9 +428,10 @@ class HostTable(FairRounds):
 
     # -- after a move (a guest's, the host's or a bot's) --
 
-    def changed(self, events) -> None:
+    def changed(self, events: tuple[Event, ...]) -> None:
         """Send every guest its view after ``events`` (the hand history carries the goes and
         scores; the chat says only who won, beside what people say)."""
+        assert self.session is not None, "a move was made"
         names = self.session.names
         for event in events:
             if event.kind in ("game_over", "match_over"):
@@ -426,12 +446,12 @@ class HostTable(FairRounds):
         """The seed of ``hand``, the next to deal (`web.session.Session.seed_for`): its round, fixed."""
         return self.fix(self.playing, hand)
 
-    def broadcast_views(self, events, full: bool) -> None:
-        for conn, seat in self.seat_of.items():
+    def broadcast_views(self, events: Iterable[Event], full: bool) -> None:
+        for seat in self.seat_of.values():
             if seat is not None:
                 self.send_view(seat, events, full)
 
-    def send_view(self, seat: int, events, full: bool) -> None:
+    def send_view(self, seat: int, events: Iterable[Event], full: bool) -> None:
         """A seat's view with the fair deal's rounds it must know by now and, once the game is
         over, the game's record (its recipe is the guest's too then)."""
         conn = self.conn_of(seat)
@@ -455,10 +475,10 @@ class HostTable(FairRounds):
             if seat is not None:
                 self.send(conn, text)
 
-    def send(self, conn, text: str) -> None:
+    def send(self, conn: str, text: str) -> None:
         self.outbox.append((conn, text))
 
-    def drop(self, conn, reason: str) -> None:
+    def drop(self, conn: str, reason: str) -> None:
         line = f"{conn}: {reason}"
         self.drops = (self.drops + [line])[-DROPS_KEPT:]
         if self.on_drop is not None:
@@ -474,7 +494,8 @@ class HostTable(FairRounds):
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
-    def from_json(cls, text: str, token_source=None, clock=time.time) -> HostTable:
+    def from_json(cls, text: str, token_source: Callable[[], str] | None = None,
+                  clock: Callable[[], float] = time.time) -> HostTable:
         """Rebuild a saved table (connections start empty); damage raises `ParseError`."""
         try:
             data = loads(text, "the saved table")
@@ -489,7 +510,8 @@ class HostTable(FairRounds):
             if len(seats) != table.players or seats[0].kind != "host":
                 raise ParseError("the saved table's seats are damaged")
             table.seats = seats
-            table.chat = [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:]
+            # (the host's own save: its lines as it kept them)
+            table.chat = cast("list[ChatLine]", [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:])
             table.coach = data.get("coach", False) is True     # tables saved before it: off
             table.removed = [t for t in data.get("removed", []) if isinstance(t, str)][-REMOVED_KEPT:]
             if data["session"] is not None:

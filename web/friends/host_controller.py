@@ -21,19 +21,20 @@ from game.errors import ParseError
 from ..controller import Controller
 from ..seat import SeatTable
 from .host import HostTable
+from .protocol import ChatLine, SeatInfo
 
 
 class HostController(Controller):
     multiplayer = True
     hosting = True
 
-    def __init__(self, table: HostTable, seed_source, prefs: dict | None = None):
+    def __init__(self, table: HostTable, seed_source: Callable[[], int], prefs: dict[str, Any] | None = None) -> None:
         super().__init__(seed_source, prefs)
         self.table = table
         self.invite = ""     # the invite link, set by the glue
         self.pin = ""        # the table's identity in the invite link (web.net.identity), set by the glue
         self.key_pin = ""    # ... and its relay path key's (web.net.relay_path)
-        self.paths: dict[int, tuple] = {}   # seat -> (path, round trip ms) of each guest, set by the glue
+        self.paths: dict[int, tuple[str, int | None]] = {}   # seat -> (path, round trip ms) of each guest, by the glue
         self.relay_down = False   # no relay answers: friends need a code invite (set by the glue)
         self.code_link = ""       # the latest code invite's link (offer inside), set by the glue
         self.code_note = ""       # how the latest code invite is going, in words
@@ -52,7 +53,7 @@ class HostController(Controller):
         return self.table.room
 
     @property
-    def chat(self) -> list[dict]:
+    def chat(self) -> list[ChatLine]:    # type: ignore[override]  # an attribute in SeatTable (web/seat.py)
         return self.table.chat
 
     def names(self) -> list[str]:
@@ -66,7 +67,7 @@ class HostController(Controller):
     def presence(self) -> list[bool]:
         return [self.table.online(seat) for seat in range(self.table.players)]
 
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[SeatInfo]:
         """The table's seats as the lobby and the players list show them."""
         return [self.table.seat_json(seat) for seat in range(self.table.players)]
 
@@ -101,32 +102,32 @@ class HostController(Controller):
                 "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
                 "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "to-start": self.to_start}
 
-    def table_coach(self, arg) -> None:
+    def table_coach(self, arg: object) -> None:
         self.table.set_coach(arg == "on")
 
-    def set_seat(self, arg) -> None:
+    def set_seat(self, arg: object) -> None:
         seat, _, level = str(arg).partition(":")
         self.table.set_seat(int(seat), None if level == "open" else level)
 
-    def remove_seat(self, arg) -> None:
+    def remove_seat(self, arg: str) -> None:
         self.table.remove(int(arg))
 
-    def start_table(self, _=None) -> None:
+    def start_table(self, _: object = None) -> None:
         self.table.start()
 
-    def rematch(self, _=None) -> None:
+    def rematch(self, _: object = None) -> None:
         self.table.rematch()
 
-    def stand_in(self, arg) -> None:
+    def stand_in(self, arg: object) -> None:
         seat, _, level = str(arg).partition(":")
         self.table.stand_in(int(seat), level or self.prefs["level"])
 
-    def give_back(self, arg) -> None:
+    def give_back(self, arg: str) -> None:
         self.table.give_back(int(arg))
 
-    def say(self, form) -> None:
+    def say(self, form: object) -> None:
         text = (form or {}).get("text", "") if isinstance(form, dict) else str(form or "")
         self.table.say(0, text)
 
-    def to_start(self, _=None) -> None:
+    def to_start(self, _: object = None) -> None:
         raise ParseError("leave the table to change it")

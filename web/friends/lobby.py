@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from html import escape
-from typing import TYPE_CHECKING, Union, cast
+from typing import TYPE_CHECKING, cast
 
 from game.bots import BOT_LEVELS
 
@@ -24,8 +24,9 @@ from .fair_view import fair_panel, fair_strip, host_fair_panel
 if TYPE_CHECKING:
     from .guest import GuestController
     from .host_controller import HostController
+    from .protocol import SeatInfo
 
-    Friends = Union[GuestController, HostController]
+    Friends = GuestController | HostController
 
 
 def as_host(ctl: Friends) -> HostController:
@@ -42,7 +43,7 @@ def clock(at: float, offset_minutes: int) -> str:
     return time.strftime("%H:%M", time.gmtime(at + offset_minutes * 60))
 
 
-def seat_tag(ctl: Friends, seat: int, info: dict) -> str:
+def seat_tag(ctl: Friends, seat: int, info: SeatInfo) -> str:
     me = ctl.seat
     if info["kind"] == "open":
         return "waiting for a friend"
@@ -76,7 +77,7 @@ def path_words(path: str, rtt_ms: float | None) -> str:
     return f"{words}, {rtt_ms:.0f} ms" if rtt_ms is not None else words
 
 
-def seat_controls(ctl: Friends, seat: int, info: dict, started: bool) -> str:
+def seat_controls(ctl: Friends, seat: int, info: SeatInfo, started: bool) -> str:
     """The host's buttons for one seat: bots in the lobby, stand-ins during the game."""
     if not ctl.hosting or seat == 0:
         return ""
@@ -183,7 +184,9 @@ def coach_setting(ctl: Friends) -> str:
                 f'<span class="controls">{buttons}</span>'
                 f'<p class="hint">When allowed, each player sees a review of their own discards and pegging '
                 f'after each show. Nobody sees anyone else\'s cards.</p></div>')
-    if as_guest(ctl).table.get("coach"):
+    told = as_guest(ctl).table
+    assert told is not None, "a guest's lobby shows once the host has described the table (render_lobby)"
+    if told.get("coach"):
         words = ("The host allows the coach: after each hand you see a review of your own discards "
                  "and pegging (turn it off in your settings).")
     else:

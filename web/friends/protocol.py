@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from game.actions import Action
 from game.codec import config_from_json, loads, config_to_json, event_from_json, event_to_json, view_from_json, view_to_json
@@ -53,6 +53,9 @@ from game.errors import ParseError
 from game.events import Event
 from game.fair import HEX, SOURCES, Round
 from game.view import View
+
+if TYPE_CHECKING:
+    from ..table.model import SeatKind
 
 # 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
 # 5: the view carries the game number, the fair deal's rounds and the record
@@ -96,6 +99,37 @@ FIELDS = {
 
 
 Fields = dict[str, Any]   # a message's fields by name (JSON values, or engine types once read)
+
+
+class SeatInfo(TypedDict):
+    """A seat as a ``table`` message lists it: a bot's ``level``; a person away may have a bot of
+    level ``stand_in`` playing for them."""
+
+    name: str
+    kind: SeatKind
+    level: str | None
+    online: bool
+    stand_in: str | None
+
+
+class ChatLine(TypedDict):
+    """A line of the table's chat, ``at`` seconds since 1970; a ``system`` line is the table's own
+    news (its ``name`` empty)."""
+
+    at: float
+    name: str
+    text: str
+    system: bool
+
+
+class TableInfo(TypedDict):
+    """A ``table`` message's fields, as `parse` checked them: the table as a guest knows it."""
+
+    players: int
+    target: int
+    started: bool
+    seats: list[SeatInfo]
+    coach: bool
 
 
 class ProtocolError(ValueError):
@@ -221,7 +255,7 @@ def _error(data: Fields) -> Fields:
     return {"text": _text(data["text"], 300, "an error")}
 
 
-def _seat(data: object) -> Fields:
+def _seat(data: object) -> SeatInfo:
     if not isinstance(data, dict) or set(data) != {"name", "kind", "level", "online", "stand_in"}:
         raise ProtocolError("a seat has exactly: kind, level, name, online, stand_in")
     if data["kind"] not in SEAT_KINDS:
@@ -258,7 +292,7 @@ def _view(data: Fields) -> Fields:
 
 
 def _host_chat(data: Fields) -> Fields:
-    lines = []
+    lines: list[ChatLine] = []
     for line in _list(data["lines"], MAX_CHAT_LINES, "chat lines"):
         if not isinstance(line, dict) or set(line) != {"at", "name", "text", "system"}:
             raise ProtocolError("a chat line has exactly: at, name, system, text")
@@ -365,7 +399,7 @@ def error(text: str) -> str:
     return _dump("error", text=text[:300])
 
 
-def table(players: int, target: int, started: bool, seats: list[Fields], coach: bool = False) -> str:
+def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False) -> str:
     return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach)
 
 
@@ -377,7 +411,7 @@ def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = N
                  record=record)
 
 
-def chat_lines(lines: list[Fields]) -> str:
+def chat_lines(lines: list[ChatLine]) -> str:
     return _dump("chat", lines=lines[-MAX_CHAT_LINES:])
 
 
