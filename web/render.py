@@ -54,6 +54,18 @@ def table_parts(ctl: TableModel, narrow: bool = False) -> TableParts:
 
 # ---- start screen ---------------------------------------------------------------------------
 
+# Over the start form, a fan of the best hand in the game (four fives and the jack of the
+# starter's suit: 29), drawn in HTML and CSS: the page paints it at once, before the card
+# drawings load (index.html holds this markup: scripts/gen_shell.py).
+_FAN = (("5", "♣", ""), ("5", "♦", " red"), ("5", "♥", " red"), ("J", "♠", ""), ("5", "♠", " starter"))
+HERO = ('<div class="hero"><div class="fan" aria-hidden="true">'
+        + "".join(f'<span class="mini-card{kind}" style="--i:{i}"><b>{rank}<br>{suit}</b><i>{suit}</i></span>'
+                  for i, (rank, suit, kind) in enumerate(_FAN))
+        + '</div><p class="hero-note" aria-hidden="true">Fifteen two, fifteen four… twenty-nine.</p>'
+        '<ul class="features"><li>Bots from easy to hard, and a coach if you want one</li>'
+        '<li>Friends at your table by a link: nothing to install, no account</li>'
+        '<li>2, 3 or 4 players; plays offline once loaded</li></ul></div>')
+
 def render_start(ctl: TableModel) -> str:
     prefs = ctl.prefs
 
@@ -70,6 +82,7 @@ def render_start(ctl: TableModel) -> str:
               '</button>') if ctl.can_resume() else ""
     return f"""
 <form class="start" data-testid="start" data-action="start" autocomplete="off">
+  {HERO}
   <h2>Play cribbage</h2>
   <label class="field">Your name
     <input name="name" maxlength="24" value="{escape(prefs['name'])}" placeholder="You"
