@@ -125,19 +125,26 @@ def histogram_svg(counts: Iterable[int], title: str) -> str:
 
 
 def results_svg(results: Sequence[tuple[str, bool]], title: str) -> str:
-    """Win rate over time: one dot per game (up for a win), and the running win rate."""
+    """Win rate over time: one dot per game (up for a win), and the running win rate, spread
+    over the whole width (a few games far apart, many close together).
+
+    >>> chart = results_svg([("a", True), ("b", False)], "Results")
+    >>> 'cx="3"' in chart and 'cx="237"' in chart
+    True
+    """
     if not results:
         return ""
-    width = max(len(results) * 6, 240)   # a few games stay small dots on a wide axis
+    width = max(len(results) * 6, 240)
+    step = (width - 6) / max(len(results) - 1, 1)
     dots, line, wins = [], [], 0
     for index, (_, won) in enumerate(results):
         wins += won
-        x = index * 6 + 3
-        dots.append(f'<circle cx="{x}" cy="{12 if won else 58}" r="2.2" class="{"win" if won else "loss"}"/>')
-        line.append(f"{x},{58 - 46 * wins / (index + 1):.1f}")
+        x = 3 + index * step
+        dots.append(f'<circle cx="{x:g}" cy="{14 if won else 56}" r="2.6" class="{"win" if won else "loss"}"/>')
+        line.append(f"{x:g},{56 - 42 * wins / (index + 1):.1f}")
     rate = wins / len(results)
-    axis = (f'<line x1="0" y1="58.5" x2="{width}" y2="58.5" class="axis"/>'
-            f'<text x="{width - 2}" y="8" text-anchor="end">won</text>'
+    axis = (f'<line x1="0" y1="56.5" x2="{width}" y2="56.5" class="axis"/>'
+            f'<text x="{width - 2}" y="7" text-anchor="end">won</text>'
             f'<text x="{width - 2}" y="68" text-anchor="end">lost · win rate now {rate:.0%}</text>')
     return (f'<svg class="chart" viewBox="0 0 {width} 70" role="img" aria-label="{escape(title)}">'
             f'{axis}<polyline points="{" ".join(line)}" fill="none"/>{"".join(dots)}</svg>')

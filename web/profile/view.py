@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from game.coach import review_hand, walk
@@ -119,9 +120,7 @@ def render_stats(profile: Profile) -> str:
         body = f"""
   <div class="table-scroll" tabindex="0" role="region" aria-label="Statistics per kind of game">
     <table class="stats-table">
-    <thead><tr><th>Games</th><th>Played</th><th>Won</th><th>Win rate</th><th>Skunks given / taken</th>
-      <th>Pegging per hand</th><th>Hand</th><th>Crib</th><th>Best hand</th><th>29s</th><th>Streak (best)</th>
-      <th>Discard: points given away a hand</th><th>Pegging: given away a hand</th><th>Hints</th></tr></thead>
+    <thead><tr><th>Games</th>{"".join(f"<th>{escape(label)}</th>" for label in STATS_COLUMNS)}</tr></thead>
     <tbody>{rows}</tbody></table></div>
   <div class="charts">
     <figure>{histogram_svg(everything.shown, "How often each hand score came up")}
@@ -142,14 +141,22 @@ def render_stats(profile: Profile) -> str:
 </section>"""
 
 
+# The statistics table's columns, as its header says them (and a phone, which lays each row
+# out as a card, by each figure).
+STATS_COLUMNS = ("Played", "Won", "Win rate", "Skunks given / taken", "Pegging per hand", "Hand", "Crib",
+                 "Best hand", "29s", "Streak (best)", "Discard: points given away a hand",
+                 "Pegging: given away a hand", "Hints")
+
+
 def _stats_row(name: str, s: Stats) -> str:
     label = "All games" if name == "all" else mode_label(name)
-    return (f'<tr data-group="{escape(name)}"><th>{escape(label)}</th><td>{s.games}</td><td>{s.wins}</td>'
-            f'<td>{s.win_rate:.0%}</td><td>{s.skunks_given} / {s.skunks_taken}</td>'
-            f'<td>{s.per_hand("pegging"):.1f}</td><td>{s.per_hand("hand"):.1f}</td>'
-            f'<td>{s.per_hand("crib"):.1f}</td><td>{s.best_hand}</td><td>{s.twenty_nines}</td>'
-            f'<td>{streak_text(s.streak)} ({s.best_streak} won)</td>'
-            f'<td>{_lost(s, "discard")}</td><td>{_lost(s, "pegging")}</td><td>{s.hints}</td></tr>')
+    figures = (s.games, s.wins, f"{s.win_rate:.0%}", f"{s.skunks_given} / {s.skunks_taken}",
+               f'{s.per_hand("pegging"):.1f}', f'{s.per_hand("hand"):.1f}', f'{s.per_hand("crib"):.1f}',
+               s.best_hand, s.twenty_nines, f"{streak_text(s.streak)} ({s.best_streak} won)",
+               _lost(s, "discard"), _lost(s, "pegging"), s.hints)
+    cells = "".join(f'<td data-label="{escape(column)}">{figure}</td>'
+                    for column, figure in zip(STATS_COLUMNS, figures, strict=True))
+    return f'<tr data-group="{escape(name)}"><th>{escape(label)}</th>{cells}</tr>'
 
 
 def _lost(s: Stats, what: str) -> str:
@@ -186,9 +193,19 @@ def streak_text(streak: int) -> str:
     return f"{abs(streak)} {'won' if streak > 0 else 'lost'}"
 
 
+def scores_text(scores: Iterable[int], target: int) -> str:
+    """Scores as the board shows them: the winner's peg stands in the game hole, at the target,
+    however many points the last count made.
+
+    >>> scores_text((53, 49, 67), 61)
+    '53 – 49 – 61'
+    """
+    return " – ".join(str(min(score, target)) for score in scores)
+
+
 def _game_row(record: GameRecord) -> str:
     s = record.summary
-    scores = " – ".join(map(str, s.scores))
+    scores = scores_text(s.scores, record.config.target)
     when = escape(record.finished[:16].replace("T", " "))
     return (f'<li data-record="{record.id}"><span class="when">{when}</span>'
             f'<span class="what">{escape(mode_label(record.mode))} · {record.config.players} players · {scores}</span>'
@@ -269,7 +286,7 @@ def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
   <p class="starter-line">Starter {starter}</p>
   <h3>The play</h3><ol class="replay-lines">{lines}</ol>
   <h3>The show</h3><ul class="replay-shows">{shows or "<li>The game ended before the show.</li>"}</ul>
-  <p>Scores after this hand: {" – ".join(map(str, hand.scores))}</p>
+  <p>Scores after this hand: {scores_text(hand.scores, record.config.target)}</p>
   {replay_coach(record, index, pegging)}
   <div class="actions">
     <button type="button" class="secondary" {previous} data-testid="replay-previous">Previous hand</button>
