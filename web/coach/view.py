@@ -179,8 +179,9 @@ def pegging_html(review: HandReview, missing: int) -> str:
     if items:
         body = f'<ul class="coach-plays">{"".join(items)}</ul>'
     elif checked:
-        body = (f'<p>All {checked} card{"s" if checked > 1 else ""} you chose were the best by the '
-                f'bot’s estimate, or within half a point of it.</p>')
+        chose = {1: "The card you chose was", 2: "Both cards you chose were"}.get(
+            checked, f"All {checked} cards you chose were")
+        body = f'<p>{chose} the best by the bot’s estimate, or within half a point of it.</p>'
     else:
         body = "" if missing else "<p>You had no choice of card this hand.</p>"
     waiting = (f'<p class="hint" data-testid="coach-pending">Reviewing {missing} more '
