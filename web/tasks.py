@@ -5,6 +5,7 @@ reference to a task waiting on something, so a task nothing else refers to may b
 before it finishes, and its work silently lost:
 
 >>> import asyncio, gc, weakref
+>>> from concurrent.futures import ThreadPoolExecutor
 >>> async def main():
 ...     async def wait():     # waits on a future only it refers to, as a task waiting on the browser does
 ...         await asyncio.get_running_loop().create_future()
@@ -12,7 +13,8 @@ before it finishes, and its work silently lost:
 ...     await asyncio.sleep(0)
 ...     gc.collect()
 ...     return task() in RUNNING
->>> asyncio.run(main())
+>>> with ThreadPoolExecutor(1) as thread:   # a thread of its own: the caller's may run a loop already
+...     thread.submit(asyncio.run, main()).result()
 True
 """
 
