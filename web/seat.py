@@ -88,7 +88,7 @@ class SeatTable(CoachedSeat):
         view = self.view()
         if self.hint is None or view is None:
             return None
-        from .coach.follow import decision_of    # (loaded already: the hint came from the coach)
+        from game.coach import decision_of    # (loaded already: the hint came from the coach)
         return self.hint if self.hint.decision == decision_of(view) else None
 
     # -- the player's commands --
