@@ -79,6 +79,14 @@ def test_a_hint_goes_when_its_decision_is_made_and_none_is_given_out_of_turn():
         assert ctl.error == "there is nothing to choose just now"
 
 
+def test_a_hint_asked_before_the_table_shows_a_view_is_refused_in_words():
+    ctl = Controller(seed_source=lambda: 5)
+    ctl.session = Session.new(2, 61, ["Ann", "Bot"], [None, "easy"], seed=3)   # a game, not on screen yet
+    assert ctl.hints_allowed() and ctl.view() is None
+    ctl.command("hint")
+    assert ctl.error == "there is nothing to choose just now" and ctl.hint is None
+    assert ctl.session.hints == [] and ctl.seat_screen.announcement == ""
+
 def test_reviews_follow_each_show_and_the_verdict_sums_them_up():
     ctl = table(seed=8)
     seen = []

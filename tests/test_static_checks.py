@@ -7,7 +7,8 @@ failure shows their report.
     .venv/bin/python -m mypy --strict
     .venv/bin/python -m ruff check game relay serve.py tests bench scripts typings web/net web/profile ...
 
-The rest of web/ (the table's screen and drawing, the input, the start) is not checked yet.
+The rest of web/ (the screens' HTML, web/render.py and web/table/render.py, and the start,
+web/early.py and web/main.py) is not checked yet.
 """
 
 import subprocess
@@ -17,7 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LINTED = ("game", "relay", "serve.py", "tests", "bench", "scripts", "typings", "web/net", "web/profile", "web/coach",
           "web/friends", "web/session.py", "web/controller.py", "web/keeper.py", "web/scheduler.py", "web/storage.py",
-          "web/dom.py", "web/lazy.py", "web/clock.py", "web/slices.py", "web/dataclass_methods.py", "web/tasks.py")
+          "web/dom.py", "web/lazy.py", "web/clock.py", "web/slices.py", "web/dataclass_methods.py", "web/tasks.py",
+          "web/seat.py", "web/input.py", "web/table/__init__.py", "web/table/board.py", "web/table/cards.py",
+          "web/table/model.py", "web/table/motion.py", "web/table/rules.py", "web/table/screen.py",
+          "web/table/sounds.py")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from .friends.guest import GuestController
     from .profile.device_link import Linker
     from .seat import SeatTable
-    from .table.model import TableModel
 
     Handler = Callable[[JsProxy], object]     # an event listener
 
@@ -178,9 +177,7 @@ class App:
                 typed[field.getAttribute("data-testid")] = field.value
         self.apply_prefs()
         narrow = not js.window.matchMedia("(min-width: 960px)").matches
-        # (every SeatTable supplies the reading methods of a TableModel: web.seat)
-        screen = (self.profile.render() if self.profile.screen
-                  else render(cast("TableModel", self.ctl), self.log_open, narrow))
+        screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
         pace = self.speed

@@ -7,34 +7,76 @@ while one is open (or for the profile's own commands), then the table's commands
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import js
 
 from .friends.glue import COPY
 from .tasks import spawn
 
+if TYPE_CHECKING:
+    from pyodide.ffi import JsProxy
+
+    from .friends.glue import Friends
+    from .keeper import Keeper
+    from .profile.device_link import Linker
+    from .profile.screens import ProfileScreens
+    from .seat import SeatTable
+    from .sound import Sound
+
 Owner = Literal["app", "profile", "table"]
 MAX_PROFILE_FILE = 4_000_000     # bytes: a profile file is at most 4 MB of JSON
+
+
+class Page(Protocol):
+    """What `Input` uses of the `web.dom.App` it serves (a floor above: not imported)."""
+
+    ctl: SeatTable
+    notice: str
+    log_open: bool
+    root: JsProxy
+
+    @property
+    def profile(self) -> ProfileScreens: ...
+    @property
+    def friends(self) -> Friends: ...
+    @property
+    def keeper(self) -> Keeper: ...
+    @property
+    def sound(self) -> Sound: ...
+    @property
+    def linker(self) -> Linker: ...
+    def paint(self) -> None: ...
+    def after_input(self) -> None: ...
+    def follow_link(self, changed: bool) -> bool: ...
+    def download(self, filename: str, text: str) -> None: ...
+    def share_link(self, fragment: str) -> str: ...
+    async def copy_text(self, text: str) -> None: ...
 
 
 class Input:
     """The page's listeners' handlers for a `web.dom.App`."""
 
-    def __init__(self, app: Any):
-        self.app = app          # the web.dom.App it serves (above this module: not imported)
+    def __init__(self, app: Page) -> None:
+        self.app = app
 
-    def actions(self) -> dict[str, Any]:
-        """The app's own actions, by ``data-action``: what needs the browser, not a table."""
+    def actions(self) -> dict[str, Callable[[str | None], object]]:
+        """The app's own actions, by ``data-action`` (each given the ``data-arg``): what needs
+        the browser, not a table."""
         app, friends = self.app, self.app.friends
-        own = {"export-profile": lambda _: app.download("cribbage-profile.json", app.profile.export()),
-               "link-show": lambda _: app.linker.show(), "link-enter": lambda _: self.link_enter(),
-               "link-cancel": lambda _: app.linker.cancel(),
-               "code-invite": lambda _: spawn(friends.make_code_invite()),
-               "leave": lambda _: self.leave(), "sound": lambda _: self.toggle_sound(),
-               "new-game": lambda _: self.new_game()}
-        for action, (field, done) in COPY.items():
-            own[action] = lambda _, field=field, done=done: spawn(friends.copy_field(field, done))
+
+        def copy(field: str, done: str) -> Callable[[str | None], object]:
+            return lambda _: spawn(friends.copy_field(field, done))
+
+        own: dict[str, Callable[[str | None], object]] = {
+            "export-profile": lambda _: app.download("cribbage-profile.json", app.profile.export()),
+            "link-show": lambda _: app.linker.show(), "link-enter": lambda _: self.link_enter(),
+            "link-cancel": lambda _: app.linker.cancel(),
+            "code-invite": lambda _: spawn(friends.make_code_invite()),
+            "leave": lambda _: self.leave(), "sound": lambda _: self.toggle_sound(),
+            "new-game": lambda _: self.new_game()}
+        own.update({action: copy(field, done) for action, (field, done) in COPY.items()})
         return own
 
     def owner(self, action: str) -> Owner:
@@ -46,7 +88,7 @@ class Input:
             return "profile"
         return "table"
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: JsProxy) -> None:
         target = event.target.closest("[data-action]")
         if not target or target.tagName == "FORM" or target.disabled:   # JS null is falsy
             return
@@ -97,7 +139,7 @@ class Input:
             app.sound.play(("peg",))
         app.after_input()
 
-    def on_submit(self, event) -> None:
+    def on_submit(self, event: JsProxy) -> None:
         event.preventDefault()
         form, app = event.target, self.app
         data = dict(js.Object.fromEntries(js.FormData.new(form, event.submitter)).to_py())
@@ -117,7 +159,7 @@ class Input:
                 form.reset()
         app.after_input()
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: JsProxy) -> None:
         if event.key == "Enter" and event.target.getAttribute("data-testid") == "link-code-input":
             event.preventDefault()          # Enter in the link code field: link (not the form)
             self.link_enter()
@@ -134,14 +176,14 @@ class Input:
             self.app.ctl.command("key", event.key)
             self.app.after_input()
 
-    def on_toggle(self, event) -> None:
+    def on_toggle(self, event: JsProxy) -> None:
         """The hand history is drawn only while open (web.table.render.log_panel): opened, it
         needs its lines now; closed, the page lets them go."""
         if event.target.getAttribute("data-testid") == "log" and bool(event.target.open) != self.app.log_open:
             self.app.log_open = bool(event.target.open)
             self.app.paint()
 
-    def on_change(self, event) -> None:
+    def on_change(self, event: JsProxy) -> None:
         """Settings apply the moment they change; a chosen profile file is read and merged."""
         target, app = event.target, self.app
         pref = target.getAttribute("data-pref")
@@ -158,12 +200,12 @@ class Input:
         app.ctl.prefs.update(app.keeper.table_prefs())
         app.after_input()
 
-    def on_hashchange(self, _event) -> None:
+    def on_hashchange(self, _event: JsProxy) -> None:
         """A new invite link pasted into this tab changes only the fragment (an invite by code,
         or another host's pin for the same table): follow it."""
         self.app.follow_link(changed=True)
 
-    async def import_file(self, file) -> None:
+    async def import_file(self, file: JsProxy) -> None:
         app = self.app
         if file.size > MAX_PROFILE_FILE:
             app.profile.message = "That file is too big to be a cribbage profile."

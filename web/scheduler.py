@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 
 from .slices import THINK_SLICE, Slices
 
 if TYPE_CHECKING:
-    from .controller import Controller
     from .profile.screens import ProfileScreens
     from .seat import SeatTable
 
@@ -91,11 +90,10 @@ class Scheduler:
                 # repaint would make the browser lay the show out at once.
                 await asyncio.sleep(FRAME_PAUSE)
             return True
-        bots = cast("Controller", ctl)     # the bot table or the host's (a guest's never has a bot waiting)
-        if bots.bot_waiting():
+        if ctl.bot_waiting():
             await asyncio.sleep(BOT_DELAY[speed])
-            if bots.bot_waiting():
-                await think(bots.bot_thinking())
+            if ctl.bot_waiting():
+                await think(ctl.bot_thinking())
                 app.moved()
             return True
         if ctl.coach_waiting():

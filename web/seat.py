@@ -21,7 +21,7 @@ game.errors.ParseError: unknown command 'fold'
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.cards import Card
@@ -36,10 +36,14 @@ from .session import clean_name
 from .table.model import Menu, Screen
 from .table.screen import SeatScreen
 
+if TYPE_CHECKING:
+    from game.bots import Thinking
+    from game.coach import Hint
+
 DEFAULTS = {"name": "", **DEFAULT_PREFS}
 
 
-def clean_prefs(prefs) -> dict:
+def clean_prefs(prefs: object) -> dict[str, Any]:
     """The profile's preferences (see `web.profile.model.PREFERENCES`) plus the player's name;
     storage is untrusted, so unknown keys and odd values fall back to the defaults.
 
@@ -52,28 +56,48 @@ def clean_prefs(prefs) -> dict:
 
 
 class SeatTable(CoachedSeat):
-    """The player's seat at a table (see the module's docstring). A table supplies ``seat``,
-    `move` and the reading methods of `web.table.model.TableModel` it does not inherit."""
+    """The player's seat at a table (see the module's docstring). A table supplies `move`
+    and the reading methods of `web.table.model.TableModel` that raise NotImplementedError here."""
 
     multiplayer = False      # a table with friends (chat, presence, the fair deal)
     hosting = False          # ... and this browser hosts it
-    pending = False          # a move is on its way, not taken yet: no other until it is (a guest's)
     link = ""                # the connection's trouble in words ("" when all is well)
-    chat: tuple | list = ()  # the table's chat lines
+    seat: int | None         # None: a guest the host has not welcomed yet
 
-    def __init__(self, prefs: dict | None = None):
+    def __init__(self, prefs: dict[str, Any] | None = None) -> None:
         self.prefs = clean_prefs(prefs)
         self.screen: Screen = "start"
         self.seat = 0
         self.seat_screen = SeatScreen()
         self.error = ""
-        self.hint = None                  # the hint asked for, while its decision lasts
+        self.hint: Hint | None = None     # the hint asked for, while its decision lasts
         self.menu: Menu = ""              # the table's menu: closed, open, or showing the rules
+
+    @property
+    def pending(self) -> bool:
+        """A move is on its way, not taken yet: no other until it is (a guest's)."""
+        return False
 
     # -- what the renderer reads (web.table.model.TableModel) --
 
     def view(self) -> View | None:
         return self.seat_screen.view
+
+    def names(self) -> list[str]:
+        """Each seat's name."""
+        raise NotImplementedError
+
+    def side_names(self) -> list[str]:
+        """Each side's name (partners share one)."""
+        raise NotImplementedError
+
+    def levels(self) -> list[str | None]:
+        """Each seat's bot level, or None for a person."""
+        raise NotImplementedError
+
+    def can_resume(self) -> bool:
+        """Whether the start screen offers to go back to a game."""
+        raise NotImplementedError
 
     def presence(self) -> list[bool] | None:
         """Who is at the table now, by seat (None at the bot table: the bots never leave)."""
@@ -82,14 +106,24 @@ class SeatTable(CoachedSeat):
     def hints_allowed(self) -> bool:
         return False
 
-    def current_hint(self):
+    def current_hint(self) -> Hint | None:
         """The hint asked for, if its decision is still the one on the table (the bots
         discarding beside the player leave a discard's hint standing)."""
         view = self.view()
         if self.hint is None or view is None:
             return None
-        from .coach.follow import decision_of    # (loaded already: the hint came from the coach)
+        from game.coach import decision_of    # (loaded already: the hint came from the coach)
         return self.hint if self.hint.decision == decision_of(view) else None
+
+    # -- what the page runs between inputs (web.scheduler) --
+
+    def bot_waiting(self) -> bool:
+        """Whether a bot should move now (only at a table that seats bots)."""
+        return False
+
+    def bot_thinking(self) -> Thinking[None]:
+        """The waiting bot's move, as a generator that yields while it thinks."""
+        yield from ()
 
     # -- the player's commands --
 
@@ -99,17 +133,17 @@ class SeatTable(CoachedSeat):
                 "key": self.key, "continue": self.advance, "hint": self.ask_hint,
                 "menu-open": self.open_menu, "menu-close": self.close_menu, "rules": self.show_rules}
 
-    def open_menu(self, _=None) -> None:
+    def open_menu(self, _: object = None) -> None:
         """The table's menu (Esc): open, or closed again when it is open."""
         self.menu = "" if self.menu else "open"
 
-    def close_menu(self, _=None) -> None:
+    def close_menu(self, _: object = None) -> None:
         self.menu = ""
 
-    def show_rules(self, _=None) -> None:
+    def show_rules(self, _: object = None) -> None:
         self.menu = "rules"
 
-    def command(self, name: str, arg=None) -> None:
+    def command(self, name: str, arg: object = None) -> None:
         """Do what the player asked; a refused move leaves a message in ``error``. Anything but
         the menu's own commands closes the menu."""
         self.error = ""
@@ -133,11 +167,11 @@ class SeatTable(CoachedSeat):
         view = self.seat_screen.view
         return None if view is None or self.seat_screen.show or self.pending else view
 
-    def select(self, text) -> None:
+    def select(self, text: str) -> None:
         if self.free_view() is not None:
             self.seat_screen.select(Card.parse(text))
 
-    def confirm_discard(self, _=None) -> None:
+    def confirm_discard(self, _: object = None) -> None:
         view = self.free_view()
         if view is None or view.phase != DISCARDING:
             return
@@ -146,7 +180,7 @@ class SeatTable(CoachedSeat):
             raise IllegalActionError(f"put exactly {need} card{'s' if need > 1 else ''} in the crib")
         self.move(Action.discard(view.seat, self.seat_screen.take_selection()))
 
-    def play(self, text) -> None:
+    def play(self, text: str) -> None:
         card, view = Card.parse(text), self.free_view()
         if view is None:
             return
@@ -156,23 +190,23 @@ class SeatTable(CoachedSeat):
             raise IllegalActionError(f"{card} would take the count past 31 (it is {view.count})")
         self.move(Action.play(view.seat, card))
 
-    def key(self, key) -> None:
+    def key(self, key: object) -> None:
         """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues, H hints."""
         meaning = self.seat_screen.key(str(key), self.prefs["sort"]) if self.screen == "table" else None
         if meaning:
             self.commands()[meaning[0]](meaning[1])
 
-    def advance(self, _=None) -> None:
+    def advance(self, _: object = None) -> None:
         """Past the show; in the beat before it (the play's end on the table), to the show."""
         self.seat_screen.advance()
 
-    def ask_hint(self, _=None) -> None:
+    def ask_hint(self, _: object = None) -> None:
         """The coach's suggestion for the decision at hand (games against the bots only)."""
         if not self.hints_allowed():
             raise ParseError("hints are for games against the bots")
         view = self.view()
-        hint = self.coach.hint(view)
-        if hint is None:
+        hint = None if view is None else self.coach.hint(view)
+        if view is None or hint is None:       # (no game on the table yet, or no decision of the seat's)
             raise ParseError("there is nothing to choose just now")
         self.hint = hint
         self.hint_asked(view)

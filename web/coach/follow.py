@@ -22,66 +22,20 @@ review follows in the page's next turn.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 from game.actions import Action
 from game.bots import Thinking, run
-from game.cards import Card
-from game.coach import (DiscardOption, DiscardReview, GameReview, HandReview, HandSeen, PlayReview, SeatWalker,
-                        Walker, has_choice, review_discard, think_play, think_values)
+from game.coach import (DiscardOption, DiscardReview, GameReview, HandReview, HandSeen, Hint, PlayReview, SeatWalker,
+                        Walker, decision_of, has_choice, review_discard, think_play, think_values)
 from game.coach.discards import DiscardChoice, discard_choice, think_discards
 from game.engine import State, new_game
 from game.events import Event
 from game.view import View
 
-Decision = tuple[object, ...]   # what a hint answers (`decision_of`)
 # A job the page does in slices (`TableCoach.pending`): draw a shown hand's review, rank a
 # discard's options, review a play.
 Job = tuple[Literal["draw"], int] | tuple[Literal["rank"], DiscardChoice] | tuple[Literal["play"], View, Action]
-
-
-@dataclass(frozen=True)
-class Hint:
-    """The suggestion for ``decision`` (`decision_of` a view): a discard review (every option,
-    none chosen) or the estimate of each playable rank, best first."""
-
-    decision: Decision
-    kind: str                                  # "discard", "play", or "only" (one rank can be played)
-    discard: DiscardReview | None = None
-    values: tuple[tuple[int, float], ...] = ()
-    suits: tuple[Card, ...] = ()               # the seat's playable cards, to name the rank's card
-
-    def best_card(self) -> Card:
-        """A play hint's best card: the first playable card of its best rank."""
-        rank = self.values[0][0]
-        return next(card for card in self.suits if card.rank == rank)
-
-    def words(self) -> str:
-        """The hint in words, for the table's announcement (a screen reader says it)."""
-        if self.kind == "only":
-            return f"only the {self.suits[0].name} can be played"
-        if self.kind == "discard":
-            assert self.discard is not None      # (a discard hint always has its review)
-            best = self.discard.best
-            return f"throw {' '.join(c.name for c in sorted(best.thrown))}, {float(best.value):.1f} points expected"
-        return f"play the {self.best_card().name}, {self.values[0][1]:+.1f} points by the estimate"
-
-
-def decision_of(view: View) -> Decision:
-    """What a hint answers: a discard is the same choice until the seat has made it (the
-    others' discards, hidden from it, change nothing); a play, only in the view it was asked in.
-
-    >>> from game.engine import Config, apply, legal_actions, new_game
-    >>> from game.view import view
-    >>> state = new_game(Config(players=4), seed=3)
-    >>> after, _ = apply(state, legal_actions(state, 1)[0])      # another seat discards
-    >>> decision_of(view(state, 0)) == decision_of(view(after, 0)), state.state_id == after.state_id
-    (True, False)
-    """
-    if view.phase == "discard" and not view.has_discarded[view.seat]:
-        return ("discard", view.game_no, view.hand_no, tuple(sorted(view.hand)))
-    return ("play", view.state_id)
 
 
 class TableCoach:

@@ -22,9 +22,7 @@ from ..table.cards import SUIT_GLYPHS, rank_text
 if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY), and its fractions
     from fractions import Fraction
 
-    from game.coach import DiscardOption, DiscardReview, GameReview, HandReview
-
-    from .follow import Hint
+    from game.coach import DiscardOption, DiscardReview, GameReview, HandReview, Hint
 
 
 def card_text(card: Card) -> str:

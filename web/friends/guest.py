@@ -49,7 +49,6 @@ class GuestController(SeatTable):
     """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
 
     multiplayer = True
-    seat: int | None     # type: ignore[assignment]  # None until the host welcomes this guest (an int in web/seat.py)
 
     def __init__(self, room: str, name: str = "", token: str | None = None, clock: Callable[[], str] = lambda: "",
                  ticker: Callable[[], float] = lambda: 0.0, last: int = 0,
@@ -116,9 +115,6 @@ class GuestController(SeatTable):
     def can_resume(self) -> bool:
         return False
 
-    def bot_waiting(self) -> bool:
-        return False
-
     def is_over(self) -> bool:
         view = self.view()
         return view is not None and view.phase == OVER
@@ -132,7 +128,7 @@ class GuestController(SeatTable):
         return self.view() is not None
 
     @property
-    def pending(self) -> bool:    # type: ignore[override]  # an attribute in SeatTable (web/seat.py)
+    def pending(self) -> bool:
         """A move is on its way to the host (sent, not acknowledged): no other until it is."""
         return self.outgoing.action_pending
 

@@ -53,7 +53,7 @@ class HostController(Controller):
         return self.table.room
 
     @property
-    def chat(self) -> list[ChatLine]:    # type: ignore[override]  # an attribute in SeatTable (web/seat.py)
+    def chat(self) -> list[ChatLine]:
         return self.table.chat
 
     def names(self) -> list[str]:

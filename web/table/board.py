@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from html import escape
 
@@ -60,7 +61,7 @@ def game_hole(target: int, sides: int) -> tuple[float, float]:
     return width - 17, TOP + (rows - 1) * _row_height(sides) + sides * LANE / 2
 
 
-def board_svg(target: int, scores, previous, names) -> str:
+def board_svg(target: int, scores: Sequence[int], previous: Sequence[int], names: Sequence[str]) -> str:
     """The whole board. ``names`` are the sides' names, for the accessible title."""
     sides = len(scores)
     width, height = size(target, sides)
@@ -141,7 +142,7 @@ def skunk_lines(target: int) -> list[tuple[int, str]]:
     return [(31, "skunk line (31)")]
 
 
-def board_summary(scores, names, target: int) -> str:
+def board_summary(scores: Sequence[int], names: Sequence[str], target: int) -> str:
     """The board in words, for screen readers: ``"Ann 5, Bot 0, playing to 121"``; a score past
     the game hole is the game hole's."""
     return ", ".join(f"{name} {min(score, target)}" for name, score in zip(names, scores)) + \

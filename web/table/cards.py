@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from game.cards import DECK, RANKS, Card
@@ -63,7 +64,7 @@ COURT_PATHS = {
 }
 
 # Pip positions as (column, row) in the pip area: columns 0/1/2, rows 0..1 (0 = top).
-PIP_LAYOUTS = {
+PIP_LAYOUTS: dict[int, list[tuple[int, float]]] = {
     1: [(1, 0.5)],
     2: [(1, 0), (1, 1)],
     3: [(1, 0), (1, 0.5), (1, 1)],
@@ -96,11 +97,11 @@ def sprite() -> str:
             f'style="position:absolute"><defs>{back}</defs></svg>')
 
 
-def rank_text(card) -> str:
+def rank_text(card: Card) -> str:
     return "10" if card.rank == 10 else RANKS[card.rank - 1]
 
 
-def accessible_name(card) -> str:
+def accessible_name(card: Card) -> str:
     """What a screen reader says: the visible index first, then the words ("10♣ ten of clubs")."""
     return f"{rank_text(card)}{SUIT_GLYPHS[card.suit]} {card.name}"
 
@@ -126,7 +127,7 @@ def _rank(text: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def face_symbol(card) -> str:
+def face_symbol(card: Card) -> str:
     """The face's drawing as a symbol of the sprite (``#face-5H``): corners, then pips (A-10)
     or the court design (J, Q, K)."""
     suit, rank = card.suit, rank_text(card)
@@ -146,7 +147,7 @@ def face_symbol(card) -> str:
     return f'<symbol id="face-{card}" viewBox="0 0 {W} {H}">{"".join(parts)}</symbol>'
 
 
-def new_faces(html: str, defined: set) -> str:
+def new_faces(html: str, defined: set[str]) -> str:
     """The face symbols ``html`` uses that are not in ``defined`` (the page's sprite), which
     gains them: markup for the sprite, empty when it has them all.
 
@@ -156,14 +157,14 @@ def new_faces(html: str, defined: set) -> str:
     >>> new_faces(card_face(Card.parse("5H")), defined)
     ''
     """
-    found = []
+    found: list[str] = []
     for text in sorted(set(FACE_USE.findall(html)) - defined):
         defined.add(text)
         found.append(face_symbol(Card.parse(text)))
     return "".join(found)
 
 
-def faces_ahead(defined: set, count: int) -> str:
+def faces_ahead(defined: set[str], count: int) -> str:
     """Up to ``count`` faces of the deck the page's sprite does not have yet (``defined``, which
     gains them), to add while the page is idle: the cards a show or a deal brings are then
     drawn from faces already there.
@@ -174,7 +175,7 @@ def faces_ahead(defined: set, count: int) -> str:
     >>> faces_ahead(defined, 99).count("<symbol"), faces_ahead(defined, 99)
     (48, '')
     """
-    found = []
+    found: list[str] = []
     for card in DECK:
         if len(found) == count:
             break
@@ -184,7 +185,7 @@ def faces_ahead(defined: set, count: int) -> str:
     return "".join(found)
 
 
-def card_face(card, extra: str = "", tag: str = "span", attrs: str = "", key: str | None = None) -> str:
+def card_face(card: Card, extra: str = "", tag: str = "span", attrs: str = "", key: str | None = None) -> str:
     """A face-up card; ``tag`` "button" for a card the player can choose. Keyed by ``data-key``
     (``card-5H`` unless ``key`` says otherwise: one key per element on the screen) so the glue
     keeps the same element when the card moves (`web.table.motion`)."""
@@ -204,5 +205,5 @@ def card_back(extra: str = "", key: str = "", origin: str = "") -> str:
             f'<svg viewBox="0 0 {W} {H}" focusable="false" data-static="back"><use href="#card-back"/></svg></span>')
 
 
-def cards_row(cards, extra: str = "", key: str = "card") -> str:
+def cards_row(cards: Iterable[Card], extra: str = "", key: str = "card") -> str:
     return "".join(card_face(card, extra, key=f"{key}-{card}") for card in cards)

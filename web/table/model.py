@@ -6,9 +6,10 @@ nothing else, so a renamed attribute is a type error, not a silent default.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from game.coach import GameReview, HandReview, Hint
     from game.view import View
 
     from .screen import SeatScreen
@@ -22,16 +23,16 @@ class TableModel(Protocol):
     """A seat's table as the renderer draws it."""
 
     screen: Screen
-    prefs: dict
+    prefs: dict[str, Any]      # the player's preferences (`web.profile.model.PREFERENCES`) and name
     error: str
-    seat: int
-    seat_screen: SeatScreen
+    seat_screen: SeatScreen    # (the player's seat is its view's: ``view.seat``)
     multiplayer: bool
     hosting: bool
-    pending: bool
     link: str
     menu: Menu
 
+    @property
+    def pending(self) -> bool: ...     # a move is on its way (a guest's): no other until it is
     def view(self) -> View | None: ...
     def names(self) -> list[str]: ...
     def side_names(self) -> list[str]: ...
@@ -39,6 +40,7 @@ class TableModel(Protocol):
     def presence(self) -> list[bool] | None: ...
     def can_resume(self) -> bool: ...
     def hints_allowed(self) -> bool: ...
-    def current_hint(self): ...    # the coach's, for the parts around the table (web.render)
-    def hand_review(self): ...
-    def game_review(self): ...
+    # the coach's, for the parts around the table (web.render)
+    def current_hint(self) -> Hint | None: ...
+    def hand_review(self) -> tuple[HandReview, int] | None: ...
+    def game_review(self) -> tuple[GameReview, int] | None: ...

@@ -34,8 +34,17 @@ parsed nor walked (or, inside a part the page builds anew, replaced by the page'
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from .cards import DECK, faces_ahead, new_faces
+from game.cards import DECK
+
+from .cards import faces_ahead, new_faces
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # `MORPH_JS` as the page evaluated it: (root, html, ms, faces); no root and no html for faces alone.
+    MorphJs = Callable[[object, str | None, int, str], object]
 
 # Never longer than the bots' pause between moves at the same pace (web.dom.BOT_DELAY).
 DURATIONS = {"slow": 460, "normal": 300, "fast": 170, "instant": 0}
@@ -49,7 +58,7 @@ def duration_ms(pace: str) -> int:
 STATIC_OPEN = re.compile(r'<(svg|g)\b[^>]*\bdata-static="([^"]+)"[^>]*>')
 
 
-def elide_statics(html: str, sent: set) -> str:
+def elide_statics(html: str, sent: set[str]) -> str:
     """``html`` with each ``data-static`` part already in ``sent`` cut to an empty stub; the
     others are kept whole and added to ``sent``. A static part is an ``<svg>`` or ``<g>``
     whose own tag name does not nest inside it.
@@ -83,7 +92,7 @@ def elide_statics(html: str, sent: set) -> str:
 KEY_ATTR = re.compile(r' data-key="([^"]+)"')
 OPENING = re.compile(r'<([a-zA-Z][\w-]*)[^>]*>')
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-_SAME_NAME: dict = {}    # tag -> the pattern of its own opening and closing tags
+_SAME_NAME: dict[str, re.Pattern[str]] = {}    # tag -> the pattern of its own opening and closing tags
 
 
 def keyed_parts(html: str) -> list[tuple[int, int, str]]:
@@ -100,6 +109,7 @@ def keyed_parts(html: str) -> list[tuple[int, int, str]]:
     found = []
     for attr in KEY_ATTR.finditer(html):
         opening = OPENING.match(html, html.rfind("<", 0, attr.start()))
+        assert opening is not None, "a data-key is an attribute of an opening tag (the renderer writes it so)"
         tag, key, end = opening.group(1), attr.group(1), opening.end()
         if not (html[end - 2] == "/" or tag in VOID):
             same = _SAME_NAME.get(tag)
@@ -120,7 +130,7 @@ def keyed_parts(html: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def elide_same(html: str, last: dict) -> tuple[str, dict]:
+def elide_same(html: str, last: dict[str, str]) -> tuple[str, dict[str, str]]:
     """``html`` with each keyed element (``data-key``) that is exactly as the page last got it
     cut to an empty ``data-same`` stub, which the page keeps as it is; and the keyed parts of
     ``html``, for the next call. The page's copy is the element itself, so a part the last
@@ -142,7 +152,9 @@ def elide_same(html: str, last: dict) -> tuple[str, dict]:
     for start, end, key in keyed_parts(html):
         whole = parts[key] = html[start:end]
         if start >= at and last.get(key) == whole:
-            tag = OPENING.match(html, start).group(1)
+            opening = OPENING.match(html, start)
+            assert opening is not None, "keyed_parts found an opening tag here"
+            tag = opening.group(1)
             out.append(f'{html[at:start]}<{tag} data-key="{key}" data-same></{tag}>')
             at = end
     out.append(html[at:])
@@ -156,10 +168,13 @@ class Morph:
     every face it was sent, so ``sent`` and ``faces`` live as long; ``last`` is what the page
     shows now, part by part."""
 
-    def __init__(self, morph_js):
-        self.js, self.sent, self.faces, self.last = morph_js, set(), set(), {}
+    def __init__(self, morph_js: MorphJs) -> None:
+        self.js = morph_js
+        self.sent: set[str] = set()
+        self.faces: set[str] = set()
+        self.last: dict[str, str] = {}
 
-    def __call__(self, root, html: str, ms: int) -> None:
+    def __call__(self, root: object, html: str, ms: int) -> None:
         short, parts = elide_same(html, self.last)
         faces = new_faces(html, self.faces)
         try:

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from game.cards import Card
@@ -30,9 +31,10 @@ from game.view import View
 LOG_LINES = 400       # the hand history a seat keeps (the host keeps as many: web.session)
 SAID_LINES = 4        # events said at once, at most
 POINTS_OF_THE_PLAY = PLAY_KINDS + ("go", "last card")    # a callout by the pile for these
+KeyCommand = tuple[str, str | None]     # what a key means: a command's name and its argument
 
 
-def hand_order(cards, sort: str = "rank") -> list:
+def hand_order(cards: Iterable[Card], sort: str = "rank") -> list[Card]:
     """The player's cards in the order the screen shows them (and keys 1-6 pick them).
 
     >>> from game.cards import parse_cards
@@ -44,7 +46,7 @@ def hand_order(cards, sort: str = "rank") -> list:
     return sorted(cards)
 
 
-def toggle_selection(selected: set, card, view) -> set:
+def toggle_selection(selected: set[Card], card: Card, view: View) -> set[Card]:
     """The crib cards chosen after tapping ``card``: it goes in or out; with one crib card to
     choose, a new one replaces the old. Nothing changes outside one's own discard.
 
@@ -64,7 +66,7 @@ def toggle_selection(selected: set, card, view) -> set:
     return {card} if view.config.to_crib == 1 else selected
 
 
-def key_command(key: str, view, selected, showing: bool, sort: str):
+def key_command(key: str, view: View | None, selected: Collection[Card], showing: bool, sort: str) -> KeyCommand | None:
     """What a key means at the table: ``(command, argument)`` or None.
 
     1-6 pick the nth card as shown (select it when discarding, play it on your turn); Enter
@@ -88,13 +90,14 @@ def key_command(key: str, view, selected, showing: bool, sort: str):
     return None
 
 
-def show_total(event: Event, names) -> str:
+def show_total(event: Event, names: Sequence[str]) -> str:
     """One counted hand in a few words: ``"Bot's crib 8"``."""
+    assert event.seat is not None and event.breakdown is not None, "a counted hand has its seat and breakdown"
     whose = f"{names[event.seat]}'s crib" if event.kind == "crib" else names[event.seat]
     return f"{whose} {event.breakdown.total}"
 
 
-def said(events, names) -> str:
+def said(events: Sequence[Event], names: Sequence[str]) -> str:
     """What the table says of a run of events: its last few lines (no deal or discard, whose
     cards are nobody's business), then the show's totals in one line.
 
@@ -110,7 +113,7 @@ def said(events, names) -> str:
     return ". ".join(lines[-(SAID_LINES - len(totals)):] + totals)
 
 
-def play_end(before: View | None, state_id: int, events) -> View | None:
+def play_end(before: View | None, state_id: int, events: Sequence[Event]) -> View | None:
     """``before``'s seat's view of the table when the play ended, or None when ``events``
     do not end a play that ``before`` shows. The engine counts the hands and deals the next
     one within the move that ends the play, so the last card, its count and its points would
@@ -135,7 +138,7 @@ def play_end(before: View | None, state_id: int, events) -> View | None:
     return _laid(before, state_id, events[:shows[0]])
 
 
-def count_end(before: View | None, state_id: int, events) -> View | None:
+def count_end(before: View | None, state_id: int, events: Sequence[Event]) -> View | None:
     """``before``'s seat's view of the table when a count ended within the play (a 31, or a go
     that nobody could follow), or None: the engine clears the pile in the same move, so the
     card that made 31 would never lie on it. The table as it was just before the pile cleared.
@@ -157,7 +160,7 @@ def count_end(before: View | None, state_id: int, events) -> View | None:
     return _laid(before, state_id, events[:kinds.index("reset") + 1])
 
 
-def _laid(before: View, state_id: int, ended) -> View:
+def _laid(before: View, state_id: int, ended: Sequence[Event]) -> View:
     """``before`` with the play's ``ended`` events laid on it, the last reset not done (it is
     the moment shown: the count that ended, its last card on the pile)."""
     resets = [index for index, event in enumerate(ended) if event.kind == "reset"]
@@ -166,6 +169,7 @@ def _laid(before: View, state_id: int, ended) -> View:
     sizes, hand, said_go = list(before.hand_sizes), list(before.hand), set(before.said_go)
     for index, event in enumerate(ended):
         if event.kind == "play":
+            assert event.seat is not None and event.count is not None, "a card laid has its seat and count"
             card = event.cards[0]
             pile.append(card)
             count = event.count
@@ -174,9 +178,11 @@ def _laid(before: View, state_id: int, ended) -> View:
             if card in hand:
                 hand.remove(card)
         elif event.kind == "go":
+            assert event.seat is not None and event.count is not None, "a go has its seat and count"
             play.append(PlayStep("go", event.seat, None, event.count))
             said_go.add(event.seat)
         elif event.kind == "peg":
+            assert event.side is not None, "a peg has its side"
             previous[event.side] = scores[event.side]
             scores[event.side] = event.scores[event.side]
         elif event.kind == "reset" and index != resets[-1]:   # (the last one ends the play)
@@ -187,16 +193,23 @@ def _laid(before: View, state_id: int, ended) -> View:
                    hand=tuple(hand), said_go=tuple(sorted(said_go)), turn=None, legal=())
 
 
-def play_ending(event: Event, names) -> str:
+def play_ending(event: Event, names: Sequence[str]) -> str:
     """How the play ended, as the table says it before the show: ``"Bot: last card for 1, now 35"``."""
+    assert event.seat is not None, "a go and a peg have their seat"
     if event.kind == "go":
         return f"{names[event.seat]}: go"
+    assert event.breakdown is not None and event.side is not None, "a peg has its points and side"
     return f"{names[event.seat]}: {event.breakdown.label()}, now {event.scores[event.side]}"
 
 
-def pegs_of(events) -> dict[int, str]:
+def pegs_of(events: Iterable[Event]) -> dict[int, str]:
     """Why each side's peg last moved in ``events``: side -> the points' label."""
-    return {event.side: event.breakdown.label() for event in events if event.kind == "peg"}
+    pegs = {}
+    for event in events:
+        if event.kind == "peg":
+            assert event.side is not None and event.breakdown is not None, "a peg has its side and points"
+            pegs[event.side] = event.breakdown.label()
+    return pegs
 
 
 class SeatScreen:
@@ -239,7 +252,7 @@ class SeatScreen:
 
     # -- the one entry --
 
-    def see(self, view: View, events, names, log=None) -> None:
+    def see(self, view: View, events: Iterable[Event], names: Sequence[str], log: Iterable[str] | None = None) -> None:
         """A new view of this seat and the ``events`` that led to it; ``log`` is the whole hand
         history when it comes with them (else each event's line is added)."""
         before, self.view = self.view, view
@@ -258,13 +271,13 @@ class SeatScreen:
         mine = view.phase == DISCARDING and not view.has_discarded[view.seat]
         self.selected = {card for card in self.selected if card in view.hand} if mine else set()
 
-    def restart(self, view: View, names, log, announcement: str) -> None:
+    def restart(self, view: View, names: Sequence[str], log: Iterable[str], announcement: str) -> None:
         """A game begins or is resumed: nothing of the screen before it is held over."""
         self._clear()
         self.see(view, (), names, log)
         self.announcement = announcement
 
-    def _bring_show(self, events, before: View | None, state_id: int, names) -> bool:
+    def _bring_show(self, events: Sequence[Event], before: View | None, state_id: int, names: Sequence[str]) -> bool:
         """Take a move's ``events`` if they bring a show, and say whether they did: the show,
         its starter, the lines that introduce it, and the play's end, which holds the show back
         for a beat. What comes before the show moves the pegs and is said now; the show's own
@@ -289,13 +302,14 @@ class SeatScreen:
             self.held = (said(events[first:], names), pegs_of(events[first:]))
         return True
 
-    def _callouts(self, events, names, state_id: int) -> None:
+    def _callouts(self, events: Sequence[Event], names: Sequence[str], state_id: int) -> None:
         """The points of ``events`` in words, by the board (any peg) and by the pile (the play's):
         each with a key of its own, so the page shows it afresh."""
         shows = [i for i, event in enumerate(events) if event.kind in ("show", "crib")]
         played = events[:shows[0]] if shows else events
         for index, event in enumerate(played):
             if event.kind == "peg":
+                assert event.seat is not None and event.breakdown is not None, "a peg has its seat and points"
                 words = f"{names[event.seat]}: {event.breakdown.label()}"
                 self.board_callout = (words, f"{state_id}-{index}")
                 if event.breakdown.items and event.breakdown.items[0].kind in POINTS_OF_THE_PLAY:
@@ -336,6 +350,6 @@ class SeatScreen:
         chosen, self.selected = frozenset(self.selected), set()
         return chosen
 
-    def key(self, key: str, sort: str):
+    def key(self, key: str, sort: str) -> KeyCommand | None:
         """What ``key`` means on this table now (`key_command`)."""
         return key_command(key, self.view, self.selected, bool(self.show), sort)

@@ -17,6 +17,10 @@ however many times the page repaints, and a page opened on a game in progress st
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.view import View
 
 CUES = ("card", "peg", "turn", "win", "loss")
 
@@ -32,7 +36,7 @@ class Heard:
     winner: int | None
 
 
-def heard(view) -> Heard:
+def heard(view: View) -> Heard:
     """The part of a `game.view.View` the sounds follow."""
     laid = sum(1 for step in view.play if step.kind == "play")
     return Heard(laid, sum(view.scores), bool(view.legal), view.winner)
@@ -47,7 +51,7 @@ def cues(before: Heard | None, after: Heard, my_side: int) -> tuple[str, ...]:
     """
     if before is None:
         return ()
-    found = []
+    found: list[str] = []
     if after.cards > before.cards:
         found.append("card")
     if after.points > before.points:
