@@ -2,7 +2,7 @@
 first paint to ready, and how long a tap on the form takes to show, on the built site.
 
     .venv/bin/python bench/first_input.py [--runs 3] [--dist pyc --dist git:main]
-                                           [--taps 0.2,0.5,1.0,1.5] [--deal 2.0] [--profile desktop]
+                                           [--taps 0.2,0.5,1.0,1.5] [--deal 0.8] [--profile desktop]
 
 Builds each dist/ variant as bench/load_time.py does (--dist KIND, repeatable; "git:REF" is the
 build of the repository's commit REF) and serves it with serve.py. Each run opens every variant
@@ -15,7 +15,8 @@ in a fresh browser profile, the variants taking turns from run to run:
 During each visit the page's init script records the Long Tasks API's entries (tasks of the
 main thread over 50 ms) and every tap's timing, and the benchmark taps the static start form
 at fixed times after the first paint (--taps, seconds after 'first-contentful-paint'): each tap
-a different radio button, then the "Deal" button at --deal seconds (0: never). A tap is a real
+a different radio button, and the "Deal" button at --deal seconds (by default never: a Deal
+pressed before ready starts a game as the page gets ready, which then counts in its ready time). A tap is a real
 input event sent through the DevTools protocol (Input.dispatchMouseEvent, a press and, 60 ms
 later, a release), which the renderer queues as it queues a mouse's; the taps are sent without
 waiting for one another, so a tap held behind a long task does not hold back the next.
@@ -324,7 +325,9 @@ def main() -> None:
                         help="a dist/ variant as bench/load_time.py --dist takes it (repeatable; default pyc)")
     parser.add_argument("--taps", default="0.2,0.5,1.0,1.5",
                         help="seconds after the first paint to tap a radio button (comma-separated)")
-    parser.add_argument("--deal", type=float, default=2.0, help="seconds after the first paint to tap Deal (0: never)")
+    parser.add_argument("--deal", type=float, default=0.0,
+                        help="seconds after the first paint to tap Deal (default 0: never; a Deal before ready "
+                             "starts a game at ready, which then counts in the ready time)")
     parser.add_argument("--profile", choices=load_time.PROFILES, default="desktop")
     args = parser.parse_args()
     args.specs = args.specs or ["pyc"]
