@@ -28,8 +28,9 @@ the page (requestAnimationFrame after the click, then a message: the task after 
 A radio echoes without any script (the browser checks it); "Deal" echoes through index.html's
 own script (its label becomes "Starting as soon as the game has loaded…"); both need a free main
 thread. Taps that land after ready are shown with a "+" (Python's form then handles them).
-After ready the page must show the last radio tapped before ready as checked (web/early.py hands
-the static form's state over): "lost" counts taps whose choice did not survive.
+After ready the page must show the last radio tapped in each group as checked (web/early.py hands
+the static form's state over to Python's form): "lost" counts the groups where it does not, and
+the taps the page never saw.
 
 Printed: per visit and variant, medians over the runs (and the worst run in brackets) of the
 longest main-thread task between the first paint and ready, the number of tasks over 200 ms and
@@ -196,11 +197,10 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
     paint = found["paint"]
     result = Visit(paint, ready, [tuple(task) for task in record["tasks"]])
     result.taps = [(down - paint, echo, down >= ready) for down, echo in echoes(record)]
-    before = [choice for (at, *_, choice), (down, _echo, late) in zip(plan, result.taps, strict=False)
-              if choice and not late]
     last = {}
-    for name, value in before:   # what the form must show: each radio group's last tap before ready
-        last[name] = value
+    for *_, choice in plan:   # what the form must show: each radio group's last tap, before ready or after
+        if choice:
+            last[choice[0]] = choice[1]
     if deal and any(late is False and choice is None for (*_, choice), (_, _, late)
                     in zip(plan, result.taps, strict=False)):
         await page.wait_for_selector('[data-testid="hand"]', timeout=timeout)
@@ -285,7 +285,7 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
                                 for at, echo, late in run.taps)
                 marks = " ".join(f"{name} {at:.0f}" for name, at in run.marks)
                 print(f"{spec[:21]:<22}{name:<7} run {number}: paint {run.paint:.0f}, ready {run.ready:.0f}, "
-                      f"snapshot {run.snapshot}\n    tasks {tasks}\n    taps  {taps}\n    marks {marks}")
+                      f"snapshot {run.snapshot}, lost {run.lost}\n    tasks {tasks}\n    taps  {taps}\n    marks {marks}")
 
 
 async def main_async(args) -> None:
