@@ -19,12 +19,14 @@ a different radio button, and the "Deal" button at --deal seconds (by default ne
 pressed before ready starts a game as the page gets ready, which then counts in its ready time). A tap is a real
 input event sent through the DevTools protocol (Input.dispatchMouseEvent, a press and, 60 ms
 later, a release), which the renderer queues as it queues a mouse's; the taps are sent without
-waiting for one another, so a tap held behind a long task does not hold back the next.
+waiting for the page to handle them, so a tap held behind a long task does not hold back the next.
 
-A tap's echo is the time from its pointerdown (the event's own time stamp, when it was sent)
-to the end of the first frame painted after its click was handled: the later of the Event
-Timing API's end for that interaction (its entries of 16 ms or more) and a frame measured in
-the page (requestAnimationFrame after the click, then a message: the task after that frame).
+A tap's echo is the time from its release (the pointerup's own time stamp, when it was sent:
+the click comes with the release) to the end of the first frame painted after its click was
+handled: the Event Timing API's end for the release's events (it reports those of 16 ms or
+more), else the start of the first frame after the click (requestAnimationFrame; a message
+posted from there is no measure: the start's slices, scheduler.yield() continuations, run
+before such tasks).
 A radio echoes without any script (the browser checks it); "Deal" echoes through index.html's
 own script (its label becomes "Starting as soon as the game has loaded…"); both need a free main
 thread. Taps that land after ready are shown with a "+" (Python's form then handles them).
@@ -73,18 +75,17 @@ RECORDER = """
   observe("event", (entry) => record.events.push({ name: entry.name, start: entry.startTime,
     end: entry.startTime + entry.duration, id: entry.interactionId }), { durationThreshold: 16 });
   addEventListener("pointerdown", (event) => {
-    if (event.isTrusted) record.taps.push({ down: event.timeStamp, handled: performance.now() });
+    if (event.isTrusted) record.taps.push({ down: event.timeStamp });
+  }, true);
+  addEventListener("pointerup", (event) => {
+    const tap = record.taps.at(-1);
+    if (event.isTrusted && tap && !("up" in tap)) Object.assign(tap, { up: event.timeStamp, handled: performance.now() });
   }, true);
   addEventListener("click", (event) => {
     const tap = record.taps.at(-1);
     if (!tap || "click" in tap) return;   // a label's click on its input comes second
     tap.click = performance.now();
-    requestAnimationFrame(() => {
-      tap.frame = performance.now();
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => { tap.painted = performance.now(); };
-      channel.port2.postMessage(null);
-    });
+    requestAnimationFrame(() => { tap.frame = performance.now(); });
   }, true);
 })();
 """
@@ -138,6 +139,8 @@ class Visit:
     tasks: list[tuple[float, float]]            # (start, duration) ms, the whole visit
     taps: list[tuple[float, float | None, bool]] = field(default_factory=list)   # (at after paint, echo, after ready)
     lost: int = 0
+    steps: list[str] = field(default_factory=list)   # each tap's handled/click/frame/timing ms (echoes)
+    lost_groups: list[str] = field(default_factory=list)   # the radio groups whose last tap the form does not show
     snapshot: str | None = None
     marks: list[tuple[str, float]] = field(default_factory=list)   # the start's performance marks
 
@@ -146,28 +149,40 @@ class Visit:
         return [duration for start, duration in self.tasks if start + duration > self.paint and start < self.ready]
 
 
-async def tap(cdp, x: float, y: float, at: float) -> None:
-    """A press at wall-clock time `at` (time.time()), its release PRESS_MS later; neither waits
-    for the page to handle the other."""
-    await asyncio.sleep(max(0.0, at - time.time()))
-    event = {"x": x, "y": y, "button": "left", "clickCount": 1, "pointerType": "mouse"}
-    press = asyncio.ensure_future(cdp.send("Input.dispatchMouseEvent", {"type": "mousePressed", **event}))
-    await asyncio.sleep(PRESS_MS / 1000)
-    release = asyncio.ensure_future(cdp.send("Input.dispatchMouseEvent", {"type": "mouseReleased", **event}))
-    await asyncio.gather(press, release)
+async def tap_all(cdp, taps: list[tuple[float, float, float]]) -> None:
+    """Each (x, y, wall-clock time.time()) in turn: a press then, its release PRESS_MS later.
+    None waits for the page to handle another, but a press never goes before the release of
+    the tap before it (when the benchmark itself was held up, the taps follow each other)."""
+    sent = []
+    for x, y, at in taps:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        event = {"x": x, "y": y, "button": "left", "clickCount": 1, "pointerType": "mouse"}
+        sent.append(asyncio.ensure_future(cdp.send("Input.dispatchMouseEvent", {"type": "mousePressed", **event})))
+        await asyncio.sleep(PRESS_MS / 1000)
+        sent.append(asyncio.ensure_future(cdp.send("Input.dispatchMouseEvent", {"type": "mouseReleased", **event})))
+    await asyncio.gather(*sent)
 
 
-def echoes(record: dict) -> list[tuple[float, float | None]]:
-    """(pointerdown, echo ms or None) per tap, from the recorder's figures."""
+def echoes(record: dict) -> list[tuple[float, float | None, str]]:
+    """(pointerdown, echo ms or None, its steps) per tap, from the recorder's figures. The echo
+    runs from the release (pointerup: the click, which checks a radio or presses a button, comes
+    with it) to the end of the frame that shows the click: the Event Timing API's end for the
+    release's events (it reports only those of 16 ms or more), else the start of the first frame
+    after the click's handlers (requestAnimationFrame). The steps are ms from the release to its
+    handler, to the click's handler, to that frame and to the Event Timing API's end, as
+    "handled/click/frame/timing"."""
     out = []
     for entry in record["taps"]:
-        ends = [entry["painted"]] if "painted" in entry else []
-        # The Event Timing entries of the same interaction: those that start with or after the
-        # pointerdown and before the click was handled (its pointerup, click) or are the pointerdown.
-        ends += [event["end"] for event in record["events"]
-                 if event["name"] in ("pointerdown", "pointerup", "mousedown", "mouseup", "click")
-                 and entry["down"] - 0.5 <= event["start"] <= entry.get("click", entry["down"]) + 0.5]
-        out.append((entry["down"], max(ends) - entry["down"] if ends else None))
+        up = entry.get("up")
+        if up is None:
+            out.append((entry["down"], None, "no release"))
+            continue
+        timing = [event["end"] for event in record["events"]
+                  if event["name"] in ("pointerup", "mouseup", "click") and up - 0.5 <= event["start"] <= up + 0.5]
+        ends = timing or ([entry["frame"]] if "frame" in entry else [])
+        steps = [entry.get(key) for key in ("handled", "click", "frame")] + [max(timing, default=None)]
+        detail = "/".join("-" if at is None else f"{at - up:.0f}" for at in steps)
+        out.append((entry["down"], max(ends) - up if ends else None, detail))
     return out
 
 
@@ -188,15 +203,16 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
     plan = [(at, *radios[choice], choice) for at, choice in zip(taps, TAP_ORDER, strict=False)]
     if deal:
         plan.append((deal, *found["deal"], None))
-    sent = [asyncio.ensure_future(tap(cdp, x, y, painted + at)) for at, x, y, _ in plan]
-    await page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=timeout)
-    await asyncio.gather(*sent)
+    await asyncio.gather(tap_all(cdp, [(x, y, painted + at) for at, x, y, _ in plan]),
+                         page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=timeout))
     await page.wait_for_timeout(300)   # the last tap's frame
     ready = await page.evaluate("window.__readyAt")
     record = await page.evaluate("window.__firstInput")
     paint = found["paint"]
     result = Visit(paint, ready, [tuple(task) for task in record["tasks"]])
-    result.taps = [(down - paint, echo, down >= ready) for down, echo in echoes(record)]
+    tapped = echoes(record)
+    result.taps = [(down - paint, echo, down >= ready) for down, echo, _ in tapped]
+    result.steps = [detail for *_, detail in tapped]
     last = {}
     for *_, choice in plan:   # what the form must show: each radio group's last tap, before ready or after
         if choice:
@@ -207,7 +223,9 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
         shown = await page.evaluate(DEALT, list(last.items()))
     else:
         shown = await page.evaluate(CHECKED, list(last.items()))
-    result.lost = sum(not checked for checked in shown) + max(0, len(plan) - len(result.taps))
+    result.lost_groups = [f"{name}={value}" for (name, value), checked in zip(last.items(), shown, strict=True)
+                          if not checked]
+    result.lost = len(result.lost_groups) + max(0, len(plan) - len(result.taps))
     result.snapshot = await page.evaluate("document.documentElement.dataset.snapshot ?? null")
     result.marks = [tuple(mark) for mark in await page.evaluate(MARKS)]
     if first:
@@ -273,8 +291,9 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
             row += (f"{sum(run.lost for run in runs):>6}{median([run.paint for run in runs]):>10.0f}"
                     f"{cell([run.ready for run in runs]):>14}")
             print(row)
-    print("\nlong tasks of each run (start+duration ms from navigation; * from the first paint to ready), "
-          "taps (ms after the first paint: echo ms)")
+    print("\nlong tasks of each run (start+duration ms from navigation; * from the first paint to ready, "
+          "[the start's marks in it]), taps (ms after the first paint: echo ms (ms from the release to its "
+          "handler/the click's handler/the frame after it/Event Timing's end))")
     for spec, visits in results.items():
         for name, runs in visits.items():
             for number, run in enumerate(runs, 1):
@@ -282,10 +301,10 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
                                  f"{start:.0f}+{length:.0f}" + inside(run.marks, start, start + length)
                                  for start, length in run.tasks)
                 taps = " ".join(f"{at:.0f}:{'-' if echo is None else f'{echo:.0f}'}{'+' if late else ''}"
-                                for at, echo, late in run.taps)
+                                f"({steps})" for (at, echo, late), steps in zip(run.taps, run.steps, strict=True))
                 marks = " ".join(f"{name} {at:.0f}" for name, at in run.marks)
                 print(f"{spec[:21]:<22}{name:<7} run {number}: paint {run.paint:.0f}, ready {run.ready:.0f}, "
-                      f"snapshot {run.snapshot}, lost {run.lost}\n    tasks {tasks}\n    taps  {taps}\n    marks {marks}")
+                      f"snapshot {run.snapshot}, lost {run.lost} {' '.join(run.lost_groups)}\n    tasks {tasks}\n    taps  {taps}\n    marks {marks}")
 
 
 async def main_async(args) -> None:
