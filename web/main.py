@@ -40,6 +40,11 @@ from web.dom import start  # noqa: E402
 
 window.performance.mark("py:imported")
 await asyncio.sleep(0)  # noqa: F704
+# A tap pressed on index.html's start form must be released there: released on Python's form,
+# which replaces it, it would make no click (see released() there).
+shell = getattr(window, "cribbageShell", None)
+if shell is not None and hasattr(shell, "released"):
+    await shell.released()  # noqa: F704
 document.getElementById("boot").remove()
 start("table")
 window.performance.mark("py:mounted")
