@@ -56,6 +56,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(ROOT / "scripts"), s
 
 import load_time  # noqa: E402
 from harness import BOOT_TIMEOUT_MS, LAUNCH, READY_CLOCK  # noqa: E402
+from playwright.async_api import Error as PlaywrightError  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
 import serve  # noqa: E402
@@ -326,7 +327,13 @@ async def main_async(args) -> None:
                 for run in range(args.runs):
                     order = args.specs[run % len(args.specs):] + args.specs[:run % len(args.specs)]
                     for spec in order:
-                        visits = await measure_variant(playwright, urls[spec], args)
+                        try:
+                            visits = await measure_variant(playwright, urls[spec], args)
+                        except PlaywrightError as failed:   # a renderer crash (bench/load_time.py): once more
+                            if "crashed" not in failed.message:
+                                raise
+                            print(f"{spec}: {failed.message.splitlines()[0]}; measured again", flush=True)
+                            visits = await measure_variant(playwright, urls[spec], args)
                         for name, result in visits.items():
                             results.setdefault(spec, {}).setdefault(name, []).append(result)
                     print(f"run {run + 1} of {args.runs} done, load average {os.getloadavg()[0]:.1f}", flush=True)
