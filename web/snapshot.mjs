@@ -172,8 +172,12 @@ async function createModule(settings, imports) {
       return {};   // as Pyodide's own: the exports come later, through `receive`
     };
   }
-  settings.setStatus = () => {};
-  settings.onRuntimeInitialized = () => mark("main");
+  settings.setStatus ??= () => {};
+  const initialized = settings.onRuntimeInitialized;
+  settings.onRuntimeInitialized = () => {
+    mark("main");
+    initialized?.();
+  };
   const module = await create(settings);
   mark("main done");
   await nextTask();
