@@ -144,10 +144,16 @@ class Visit:
     lost_groups: list[str] = field(default_factory=list)   # the radio groups whose last tap the form does not show
     snapshot: str | None = None
     marks: list[tuple[str, float]] = field(default_factory=list)   # the start's performance marks
+    # With --cpu, the main thread's tasks from a trace: (start ms from navigation, wall ms, thread ms).
+    traced: list[tuple[float, float, float]] | None = None
 
     def boot_tasks(self) -> list[float]:
         """Durations of the long tasks that ended after the first paint and began before ready."""
         return [duration for start, duration in self.tasks if start + duration > self.paint and start < self.ready]
+
+    def boot_cpu(self) -> list[float]:
+        """The thread time of the traced tasks that ended after the first paint and began before ready."""
+        return [cpu for start, wall, cpu in self.traced or () if start + wall > self.paint and start < self.ready]
 
 
 async def tap_all(cdp, taps: list[tuple[float, float, float]]) -> None:
@@ -187,7 +193,35 @@ def echoes(record: dict) -> list[tuple[float, float | None, str]]:
     return out
 
 
-async def visit(context, url: str, taps: list[float], deal: float, profile: str, first: bool) -> Visit:
+TRACE = {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing",
+         "transferMode": "ReportEvents"}
+
+
+async def traced(cdp) -> list[dict]:
+    """Ends the trace the page's DevTools session records; returns its events."""
+    events, done = [], asyncio.Event()
+    cdp.on("Tracing.dataCollected", lambda params: events.extend(params["value"]))
+    cdp.on("Tracing.tracingComplete", lambda _: done.set())
+    await cdp.send("Tracing.end")
+    await done.wait()
+    return events
+
+
+def main_thread_tasks(events: list[dict], marks: list[tuple[str, float]]) -> list[tuple[float, float, float]]:
+    """The tasks of the page's main thread over 10 ms (wall or thread time) as (start ms from
+    navigation, wall ms, thread ms): the thread is the one that set the page's first mark, whose
+    time on the page's clock puts the trace's clock on it."""
+    name, at = marks[0]
+    mark = next(event for event in events if event.get("name") == name and event.get("cat") == "blink.user_timing")
+    pid, tid = mark["pid"], mark["tid"]
+    origin = mark["ts"] / 1000 - at
+    return [(event["ts"] / 1000 - origin, event["dur"] / 1000, event.get("tdur", 0) / 1000) for event in events
+            if event.get("name") == "RunTask" and event.get("ph") == "X" and (event["pid"], event["tid"]) == (pid, tid)
+            and max(event.get("dur", 0), event.get("tdur", 0)) >= 10_000]
+
+
+async def visit(context, url: str, taps: list[float], deal: float, profile: str, first: bool,
+                cpu: bool = False) -> Visit:
     """Open `url` in the context's page, tap as told, wait until ready (and, on a first visit,
     until the snapshot is stored); return what was measured."""
     page = context.pages[0] if context.pages else await context.new_page()
@@ -197,6 +231,8 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
         await cdp.send("Network.emulateNetworkConditions", load_time.MOBILE_NETWORK)
         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": load_time.MOBILE_CPU})
     timeout = load_time.MOBILE_TIMEOUT_MS if profile == "mobile" else BOOT_TIMEOUT_MS
+    if cpu:
+        await cdp.send("Tracing.start", TRACE)
     await page.goto(url, wait_until="commit", timeout=timeout)
     found = await page.evaluate(TARGETS)
     painted = (found["origin"] + found["paint"]) / 1000   # the first paint, in time.time()
@@ -229,6 +265,8 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
     result.lost = len(result.lost_groups) + max(0, len(plan) - len(result.taps))
     result.snapshot = await page.evaluate("document.documentElement.dataset.snapshot ?? null")
     result.marks = [tuple(mark) for mark in await page.evaluate(MARKS)]
+    if cpu:
+        result.traced = main_thread_tasks(await traced(cdp), result.marks)
     if first:
         await page.evaluate(load_time.SW_READY)
         await page.evaluate(load_time.SNAPSHOT_SAVED)
@@ -245,7 +283,8 @@ async def measure_variant(playwright, url: str, args) -> dict[str, Visit]:
             context = await playwright.chromium.launch_persistent_context(folder, **LAUNCH)
             try:
                 await context.add_init_script(READY_CLOCK + RECORDER)
-                visits[name] = await visit(context, url, args.taps, args.deal, args.profile, name == "first")
+                visits[name] = await visit(context, url, args.taps, args.deal, args.profile, name == "first",
+                                           args.cpu)
             finally:
                 await context.close()
     return visits
@@ -292,6 +331,19 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
             row += (f"{sum(run.lost for run in runs):>6}{median([run.paint for run in runs]):>10.0f}"
                     f"{cell([run.ready for run in runs]):>14}")
             print(row)
+    if args.cpu:
+        print("\nthe same tasks' thread time (--cpu: the CPU the main thread spent in each task, from a trace; "
+              "the machine's other work stretches the wall times above, not these)")
+        header = f"{'variant':<22}{'visit':<8}{'longest ms':>13}{'>200 ms':>9}{'>100 ms':>9}{'>50 ms':>8}{'total ms':>13}"
+        print(header)
+        print("-" * len(header))
+        for spec, visits in results.items():
+            for name, runs in visits.items():
+                boot = [run.boot_cpu() for run in runs]
+                print(f"{spec[:21]:<22}{name:<8}{cell([max(tasks, default=0) for tasks in boot]):>13}"
+                      + "".join(f"{cell([sum(d > limit for d in tasks) for tasks in boot]):>{width}}"
+                                for limit, width in ((VERY_LONG, 9), (100, 9), (LONG, 8)))
+                      + f"{cell([sum(d for d in tasks if d > LONG) for tasks in boot]):>13}")
     print("\nlong tasks of each run (start+duration ms from navigation; * from the first paint to ready, "
           "[the start's marks in it]), taps (ms after the first paint: echo ms (ms from the release to its "
           "handler/the click's handler/the frame after it/Event Timing's end))")
@@ -301,6 +353,10 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
                 tasks = " ".join(f"{'*' if start + length > run.paint and start < run.ready else ''}"
                                  f"{start:.0f}+{length:.0f}" + inside(run.marks, start, start + length)
                                  for start, length in run.tasks)
+                if run.traced is not None:
+                    tasks += "\n    cpu   " + " ".join(f"{start:.0f}+{wall:.0f}/{cpu_ms:.0f}"
+                                                      + inside(run.marks, start, start + wall)
+                                                      for start, wall, cpu_ms in run.traced if max(wall, cpu_ms) >= LONG)
                 taps = " ".join(f"{at:.0f}:{'-' if echo is None else f'{echo:.0f}'}{'+' if late else ''}"
                                 f"({steps})" for (at, echo, late), steps in zip(run.taps, run.steps, strict=True))
                 marks = " ".join(f"{name} {at:.0f}" for name, at in run.marks)
@@ -355,6 +411,8 @@ def main() -> None:
                         help="seconds after the first paint to tap Deal (default 0: never; a Deal before ready "
                              "starts a game at ready, which then counts in the ready time)")
     parser.add_argument("--profile", choices=load_time.PROFILES, default="desktop")
+    parser.add_argument("--cpu", action="store_true",
+                        help="also trace each visit and report its main-thread tasks' thread time (CPU)")
     args = parser.parse_args()
     args.specs = args.specs or ["pyc"]
     args.taps = [float(at) for at in args.taps.split(",") if at.strip()]
