@@ -36,9 +36,11 @@ the taps the page never saw.
 
 Printed: per visit and variant, medians over the runs (and the worst run in brackets) of the
 longest main-thread task between the first paint and ready, the number of tasks over 200 ms and
-over 50 ms there, their total, each tap's echo, first paint and ready (ms from navigation); then
-each run's long tasks (start and duration, ms from navigation). The machine's other work shows
-up as long tasks too: compare variants measured in the same run.
+over 50 ms there, their total, each tap's echo, first paint and ready (ms from navigation) and
+the longest task in the 2 s after ready; then each run's long tasks (start and duration, ms from
+navigation, with the start's marks inside each). The machine's other work stretches a task's
+wall time (a thread waiting for a core): compare variants measured in the same run, and with
+--cpu also read the tasks' thread time (a trace of each visit), which it does not stretch.
 """
 
 import argparse
@@ -130,6 +132,7 @@ FORGET = "() => Object.values(window.cribbageShell.keys).forEach((key) => localS
 MARKS = """() => performance.getEntriesByType("mark").filter((m) => /^(py|js):/.test(m.name))
     .map((m) => [m.name, m.startTime])"""
 PRESS_MS = 60   # between a tap's press and its release
+AFTER_READY_MS = 2000   # how long after ready the long tasks count in "after ready"
 LONG, VERY_LONG = 50, 200
 
 
@@ -150,6 +153,13 @@ class Visit:
     def boot_tasks(self) -> list[float]:
         """Durations of the long tasks that ended after the first paint and began before ready."""
         return [duration for start, duration in self.tasks if start + duration > self.paint and start < self.ready]
+
+    def after_ready(self) -> list[float]:
+        """Durations of the long tasks that began in the AFTER_READY_MS after ready."""
+        return [duration for start, duration in self.tasks if self.ready <= start < self.ready + AFTER_READY_MS]
+
+    def after_ready_cpu(self) -> list[float]:
+        return [cpu for start, _, cpu in self.traced or () if self.ready <= start < self.ready + AFTER_READY_MS]
 
     def boot_cpu(self) -> list[float]:
         """The thread time of the traced tasks that ended after the first paint and began before ready."""
@@ -242,7 +252,9 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
         plan.append((deal, *found["deal"], None))
     await asyncio.gather(tap_all(cdp, [(x, y, painted + at) for at, x, y, _ in plan]),
                          page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=timeout))
-    await page.wait_for_timeout(300)   # the last tap's frame
+    # The last tap's frame, and AFTER_READY_MS after ready (what the page does then: web/main.py's warm-up).
+    await page.wait_for_function(f"performance.now() > window.__readyAt + {AFTER_READY_MS}", timeout=timeout)
+    await page.wait_for_timeout(300)
     ready = await page.evaluate("window.__readyAt")
     record = await page.evaluate("window.__firstInput")
     paint = found["paint"]
@@ -311,9 +323,10 @@ def inside(marks: list[tuple[str, float]], start: float, end: float) -> str:
 def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
     tap_names = [f"tap {at:g} s" for at in args.taps] + ([f"Deal {args.deal:g} s"] if args.deal else [])
     header = (f"{'variant':<22}{'visit':<8}{'longest ms':>13}{'>200 ms':>9}{'>50 ms':>8}{'total ms':>13}"
-              + "".join(f"{name:>14}" for name in tap_names) + f"{'lost':>6}{'paint ms':>10}{'ready ms':>14}")
+              + "".join(f"{name:>14}" for name in tap_names) + f"{'lost':>6}{'paint ms':>10}{'ready ms':>14}"
+              + f"{'after ready':>13}")
     print("\nmedian (worst run) over the runs; main-thread tasks from the first paint to ready; "
-          "echo ms of each tap, '+' after ready")
+          "echo ms of each tap, '+' after ready; the longest task in the 2 s after ready")
     print(header)
     print("-" * len(header))
     for spec, visits in results.items():
@@ -329,12 +342,14 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
                 text = cell([echo for _, echo, _ in taken]) + ("+" if late * 2 > len(taken) else "")
                 row += f"{text:>14}"
             row += (f"{sum(run.lost for run in runs):>6}{median([run.paint for run in runs]):>10.0f}"
-                    f"{cell([run.ready for run in runs]):>14}")
+                    f"{cell([run.ready for run in runs]):>14}"
+                    f"{cell([max(run.after_ready(), default=0) for run in runs]):>13}")
             print(row)
     if args.cpu:
         print("\nthe same tasks' thread time (--cpu: the CPU the main thread spent in each task, from a trace; "
               "the machine's other work stretches the wall times above, not these)")
-        header = f"{'variant':<22}{'visit':<8}{'longest ms':>13}{'>200 ms':>9}{'>100 ms':>9}{'>50 ms':>8}{'total ms':>13}"
+        header = (f"{'variant':<22}{'visit':<8}{'longest ms':>13}{'>200 ms':>9}{'>100 ms':>9}{'>50 ms':>8}"
+                  f"{'total ms':>13}{'after ready':>13}")
         print(header)
         print("-" * len(header))
         for spec, visits in results.items():
@@ -343,7 +358,8 @@ def report(results: dict[str, dict[str, list[Visit]]], args) -> None:
                 print(f"{spec[:21]:<22}{name:<8}{cell([max(tasks, default=0) for tasks in boot]):>13}"
                       + "".join(f"{cell([sum(d > limit for d in tasks) for tasks in boot]):>{width}}"
                                 for limit, width in ((VERY_LONG, 9), (100, 9), (LONG, 8)))
-                      + f"{cell([sum(d for d in tasks if d > LONG) for tasks in boot]):>13}")
+                      + f"{cell([sum(d for d in tasks if d > LONG) for tasks in boot]):>13}"
+                      + f"{cell([max(run.after_ready_cpu(), default=0) for run in runs]):>13}")
     print("\nlong tasks of each run (start+duration ms from navigation; * from the first paint to ready, "
           "[the start's marks in it]), taps (ms after the first paint: echo ms (ms from the release to its "
           "handler/the click's handler/the frame after it/Event Timing's end))")
