@@ -50,18 +50,26 @@ start("table")
 window.performance.mark("py:mounted")
 
 
-def warm_up(_deadline=None) -> None:
+def warm_up(names: list[str]) -> None:
     """What a bot game needs but the start did not (web.lazy.AFTER_READY), while the player
-    looks at the ready table."""
-    from web.lazy import AFTER_READY
+    looks at the ready table: one module (and what it imports) per idle moment, so that a tap
+    on the table waits behind one of them at most (30-120 ms each on a first visit)."""
+    if not names:
+        return
+    importlib.import_module(names[0])
+    when_idle(lambda: warm_up(names[1:]))
 
-    for name in AFTER_READY:
-        importlib.import_module(name)
+
+def when_idle(step) -> None:
+    """Run `step` in the page's next idle moment (Safari has no requestIdleCallback: a moment later)."""
+    idle = getattr(window, "requestIdleCallback", None)
+    callback = create_once_callable(lambda _deadline=None: step())
+    if idle is not None:
+        idle(callback)
+    else:
+        window.setTimeout(callback, 200)
 
 
-# In the page's first idle moment (Safari has no requestIdleCallback: a moment after the start).
-idle = getattr(window, "requestIdleCallback", None)
-if idle is not None:
-    idle(create_once_callable(warm_up))
-else:
-    window.setTimeout(create_once_callable(warm_up), 200)
+from web.lazy import AFTER_READY  # noqa: E402
+
+when_idle(lambda: warm_up(list(AFTER_READY)))
