@@ -117,7 +117,7 @@ TAP_ORDER = (("level", "easy"), ("players", "3"), ("target", "61"), ("level", "h
              ("players", "4"), ("target", "121"), ("level", "medium"), ("players", "2"))
 CHECKED = """(choices) => choices.map(([name, value]) =>
     document.querySelector(`form[data-testid="start"] input[name="${name}"][value="${value}"]`)?.checked ?? null)"""
-# After Deal was tapped before ready: the game that started, as its save says (web/session.py).
+# After Deal was tapped: the game that started, as its save says (web/session.py).
 DEALT = """(choices) => {
   const save = JSON.parse(localStorage.getItem(window.cribbageShell.keys.save));
   const config = JSON.parse(save.state).config;
@@ -266,8 +266,7 @@ async def visit(context, url: str, taps: list[float], deal: float, profile: str,
     for *_, choice in plan:   # what the form must show: each radio group's last tap, before ready or after
         if choice:
             last[choice[0]] = choice[1]
-    if deal and any(late is False and choice is None for (*_, choice), (_, _, late)
-                    in zip(plan, result.taps, strict=False)):
+    if deal and len(result.taps) == len(plan):   # Deal was tapped, before ready or after: a game started
         await page.wait_for_selector('[data-testid="hand"]', timeout=timeout)
         shown = await page.evaluate(DEALT, list(last.items()))
     else:
