@@ -53,7 +53,7 @@ window.performance.mark("py:mounted")
 def warm_up(names: list[str]) -> None:
     """What a bot game needs but the start did not (web.lazy.AFTER_READY), while the player
     looks at the ready table: one module (and what it imports) per idle moment, so that a tap
-    on the table waits behind one of them at most (30-120 ms each on a first visit)."""
+    on the table waits behind one of them at most, not all three."""
     if not names:
         return
     importlib.import_module(names[0])

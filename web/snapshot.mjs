@@ -47,8 +47,8 @@ const root = document.documentElement;
 // last byte is in. The fetches start in that promise's first reaction, before Pyodide's own,
 // which starts the runtime (a resource-timing observer's callback, a task of normal priority,
 // would wait behind the start's slices; see createModule). install() starts them anyway if that
-// never happened. This wrapper writes
-// app.zip where web/main.py finds it (dist's PyScript config has no [files]).
+// never happened. This wrapper writes app.zip where web/main.py finds it (dist's PyScript config
+// has no [files]).
 const later = {};   // the promises of the three files' bytes, once requested
 function fetchLater() {
   if (later.bundle) return;
@@ -135,22 +135,25 @@ export async function loadPyodide(given = {}) {
 }
 
 // The start in slices. Pyodide's loadPyodide runs the runtime's start as a few long stretches
-// of the main thread (0.2-1.9 s each on a first visit, bench/first_input.py), during which the
-// start form (index.html) echoes no tap and no key. It takes the factory of the Emscripten
-// module as an option (createPyodideModule), so this one gives the page a turn (a new task:
-// pending input, and a frame, come first) at every seam Emscripten and Pyodide leave:
+// of the main thread (on a first visit one of 0.24-0.33 s of the thread's time, 0.4-1.9 s of
+// wall time on a busy machine: bench/first_input.py), during which the start form (index.html)
+// echoes no tap and no key. It takes the factory of the Emscripten module as an option
+// (createPyodideModule), so this one gives the page a turn (a new task: pending input, and a
+// frame, come first) at every seam Emscripten and Pyodide leave:
 //   1. once pyodide.asm.mjs (1.2 MB of script) is imported;
-//   2. once the wasm instance is ready, before Emscripten takes its exports in;
-//   3. after that, before the file system is set up (preRun: the stdlib written into it): a run
+//   2. after the factory's own set-up, before the wasm is instantiated;
+//   3. once the instance is ready, before Emscripten takes its exports in;
+//   4. after that, before the file system is set up (preRun: the stdlib written into it): a run
 //      dependency of ours holds it back;
-//   4. before CPython's own start, main(), which Emscripten runs from a timer when the module
+//   5. before CPython's own start, main(), which Emscripten runs from a timer when the module
 //      has setStatus;
-//   5. after it, before Pyodide's own Python start (finalizeBootstrap, 0.7-0.9 s), whose
-//      standard library imports (BOOT_IMPORTS) we make first, a few per task.
-// One task each stays: the factory's own set-up (the body of pyodide.asm.mjs's function),
-// main(), the rest of finalizeBootstrap (Pyodide's own modules) and, from a snapshot, its
-// restoring. `imports` is BOOT_IMPORTS for a normal start, [] for a snapshot (whose restored
-// heap holds them; main() does not run then).
+//   6. after it, before Pyodide's own Python start (finalizeBootstrap), whose standard library
+//      imports (BOOT_IMPORTS, most of its time) we make first, a few per task.
+// One task each stays, 20-65 ms of the thread's time each: the factory's set-up (the body of
+// pyodide.asm.mjs's function), finishing the instantiation, taking the exports in, main(), the
+// rest of finalizeBootstrap (Pyodide's own modules) or, from a snapshot, restoring it.
+// `imports` is BOOT_IMPORTS for a normal start, [] for a snapshot (whose restored heap holds
+// them; main() does not run then).
 async function createModule(settings, imports) {
   const { default: create } = await import("./vendor/pyodide/pyodide.asm.mjs");
   mark("asm");
