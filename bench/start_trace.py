@@ -50,7 +50,7 @@ for (const name of ["instantiateStreaming", "instantiate", "compileStreaming", "
   };
 }
 """
-LOAD_CALL = "const pyodide = await load(options);"
+LOAD_CALL = "const pyodide = await load({ ...options, createPyodideModule: (settings) => createModule(settings, BOOT_IMPORTS) });"
 CATEGORIES = ",".join(["devtools.timeline", "v8", "v8.wasm", "v8.execute", "blink.user_timing", "loading",
                        "disabled-by-default-devtools.timeline", "disabled-by-default-v8.compile"])
 MARKS = """() => performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])"""

@@ -22,7 +22,9 @@ after a first visit it makes a Pyodide memory snapshot in the visitor's browser 
 web/snapshot_worker.mjs) and later visits of the same build start from it, falling back to the
 normal start on any failure (--no-snapshot builds one that never makes one). Its build version
 and the modules to import before the snapshot (snapshot_modules: those that need no browser
-API) are written into web/snapshot.mjs here.
+API) are written into web/snapshot.mjs here, with the standard library modules that Pyodide's own
+start imports (boot_imports), which the wrapper imports a few per task so that the page stays
+responsive while the runtime starts.
 
 For a first visit on a slow network: the page's head preloads every file of the start at once
 (preload_links), the config turns off PyScript's unused plugins, Pyodide's lock file loses its
@@ -217,16 +219,33 @@ def snapshot_modules(root: Path = ROOT) -> list[str]:
     return sorted(name for name in paths if not touches_js(name, set()))
 
 
+def boot_imports(out: Path) -> list[str]:
+    """The standard library modules that Pyodide's own start imports from out's stdlib, in the
+    order their imports finish (scripts/precompile_boot_imports.mjs, under Node): web/snapshot.mjs
+    imports them a few per task before Pyodide's start would, all in one."""
+    command = ["node", str(ROOT / "scripts" / "precompile_boot_imports.mjs"), str(out / STDLIB_PATH)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    try:
+        names = json.loads(result.stdout) if result.returncode == 0 else None
+    except json.JSONDecodeError:
+        names = None
+    if not isinstance(names, list) or not names or not all(isinstance(name, str) for name in names):
+        sys.exit(f"build_dist: precompile_boot_imports.mjs failed: {result.stderr.strip()[-600:]}")
+    return names
+
+
 def write_snapshot_wrapper(out: Path, version: str, modules: list[str], snapshots: bool = True,
-                           after_start: bool = False) -> None:
+                           after_start: bool = False, boot: list[str] | None = None) -> None:
     """Fill in web/snapshot.mjs's build version, module list, whether it makes and loads
-    snapshots at all, and whether the build has STDLIB_AFTER_START_PATH (each placeholder once)."""
+    snapshots at all, whether the build has STDLIB_AFTER_START_PATH and the modules it imports
+    before Pyodide's start (`boot`, boot_imports; none by default) (each placeholder once)."""
     path = out / SNAPSHOT_WRAPPER
     text = path.read_text(encoding="utf-8")
     later = "./" + PurePosixPath(STDLIB_AFTER_START_PATH).relative_to(PurePosixPath(SNAPSHOT_WRAPPER).parent).as_posix()
     for placeholder, value in (('"__BUILD__"', json.dumps(version)), ('["__MODULES__"]', json.dumps(modules)),
                                ('"__SNAPSHOTS__"', json.dumps(snapshots)),
-                               ('"__AFTER_START__"', json.dumps(later if after_start else None))):
+                               ('"__AFTER_START__"', json.dumps(later if after_start else None)),
+                               ('["__BOOT_IMPORTS__"]', json.dumps(boot or []))):
         if text.count(placeholder) != 1:
             sys.exit(f"build_dist: {SNAPSHOT_WRAPPER} must hold {placeholder} exactly once")
         text = text.replace(placeholder, value)
@@ -465,7 +484,7 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes())
     version = digest.hexdigest()[:12]
     if bundle:   # hashed above as the template; the values it gets derive from the rest
-        write_snapshot_wrapper(out, version, snapshot_modules(), snapshots, after_start)
+        write_snapshot_wrapper(out, version, snapshot_modules(), snapshots, after_start, boot_imports(out))
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
     (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
     raw = packed = 0

@@ -20,6 +20,9 @@ export { version };   // PyScript reads the interpreter's version from its modul
 
 const BUILD = "__BUILD__";
 const MODULES = ["__MODULES__"];   // what the worker imports before taking the snapshot
+// The standard library's modules that Pyodide's own start imports, in the order their imports
+// finish (scripts/precompile_boot_imports.mjs): imported a few per task before it (see createModule).
+const BOOT_IMPORTS = ["__BOOT_IMPORTS__"];
 const SNAPSHOTS = "__SNAPSHOTS__";  // false in a dist built with --no-snapshot: always a normal start
 // Not "cribbage-...": sw.js deletes those caches when a new build takes over, and a snapshot
 // being made then must not be lost. The key names the build, so no other build reads it.
@@ -42,9 +45,10 @@ const root = document.documentElement;
 // fetched before the wasm's last one delays it (bench/ready_path.py shows the wasm's end).
 // The moment is when WebAssembly.instantiateStreaming, Pyodide's one call of it, resolves: its
 // last byte is in. The fetches start in that promise's first reaction, before Pyodide's own,
-// which runs the runtime's start in one long task (a resource-timing observer's callback would
-// wait behind it). install() starts them anyway if that never happened. This wrapper writes
-// app.zip where web/main.py finds it (dist's PyScript config has no [files]).
+// which starts the runtime (a resource-timing observer's callback, a task of normal priority,
+// would wait behind the start's slices; see createModule). install() starts them anyway if that
+// never happened. This wrapper writes app.zip where web/main.py finds it (dist's PyScript config
+// has no [files]).
 const later = {};   // the promises of the three files' bytes, once requested
 function fetchLater() {
   if (later.bundle) return;
@@ -122,15 +126,113 @@ async function forget(error) {
 
 export async function loadPyodide(given = {}) {
   const pyodide = await start({ ...given, indexURL });
+  mark("pyodide");
+  await nextTask();
   await install(pyodide);
+  mark("installed");
+  await nextTask();
   return pyodide;
+}
+
+// The start in slices. Pyodide's loadPyodide runs the runtime's start as a few long stretches
+// of the main thread (on a first visit one of 0.24-0.33 s of the thread's time, 0.4-1.9 s of
+// wall time on a busy machine: bench/first_input.py), during which the start form (index.html)
+// echoes no tap and no key. It takes the factory of the Emscripten module as an option
+// (createPyodideModule), so this one gives the page a turn (a new task: pending input, and a
+// frame, come first) at every seam Emscripten and Pyodide leave:
+//   1. once pyodide.asm.mjs (1.2 MB of script) is imported;
+//   2. after the factory's own set-up, before the wasm is instantiated;
+//   3. once the instance is ready, before Emscripten takes its exports in;
+//   4. after that, before the file system is set up (preRun: the stdlib written into it): a run
+//      dependency of ours holds it back;
+//   5. before CPython's own start, main(), which Emscripten runs from a timer when the module
+//      has setStatus;
+//   6. after it, before Pyodide's own Python start (finalizeBootstrap), whose standard library
+//      imports (BOOT_IMPORTS, most of its time) we make first, a few per task.
+// One task each stays, 20-65 ms of the thread's time each: the factory's set-up (the body of
+// pyodide.asm.mjs's function), finishing the instantiation, taking the exports in, main(), the
+// rest of finalizeBootstrap (Pyodide's own modules) or, from a snapshot, restoring it.
+// `imports` is BOOT_IMPORTS for a normal start, [] for a snapshot (whose restored heap holds
+// them; main() does not run then).
+async function createModule(settings, imports) {
+  const { default: create } = await import("./vendor/pyodide/pyodide.asm.mjs");
+  mark("asm");
+  await nextTask();
+  mark("factory");
+  const instantiate = settings.instantiateWasm;   // Pyodide's (absent in its debug builds)
+  if (instantiate) {
+    settings.instantiateWasm = (wasmImports, receive) => {
+      mark("instantiate");
+      nextTask().then(() => instantiate(wasmImports, async (instance, module) => {
+        mark("instance");
+        await nextTask();
+        settings.addRunDependency("cribbage-slice");
+        receive(instance, module);   // Emscripten takes the exports in; run() then waits for us
+        await nextTask();
+        mark("prerun");
+        settings.removeRunDependency("cribbage-slice");   // preRun, then main() from a timer
+      }));
+      return {};   // as Pyodide's own: the exports come later, through `receive`
+    };
+  }
+  settings.setStatus ??= () => {};
+  const initialized = settings.onRuntimeInitialized;
+  settings.onRuntimeInitialized = () => {
+    mark("main");
+    initialized?.();
+  };
+  const module = await create(settings);
+  mark("main done");
+  await nextTask();
+  await importSliced(module, imports);
+  mark("imported");
+  return module;
+}
+
+const SLICE_MS = 30;   // the longest a slice of imports may take, judged by its longest import
+
+// `names` imported one by one, yielding to the page whenever the next import might not fit in
+// the slice. Each through CPython's C API, which Pyodide exports for extension modules (a
+// runPython costs 0.1-0.3 ms more an import); without it, none (Pyodide's start imports them
+// all, in one task, as before). A module that fails to import is left to Pyodide's start,
+// which reports it as it would have.
+async function importSliced(module, names) {
+  const { _PyImport_ImportModule: load, _Py_DecRef: release, _PyErr_Clear: clear, stringToNewUTF8: utf8, _free: free } = module;
+  if (![load, release, clear, utf8, free].every((f) => typeof f === "function")) return;
+  let began = performance.now(), longest = 0;
+  for (const name of names) {
+    const before = performance.now();
+    const text = utf8(name);
+    const imported = load(text);   // a new reference to the module, or NULL with an error set
+    free(text);
+    if (imported) release(imported);
+    else clear();
+    const now = performance.now();
+    longest = Math.max(longest, now - before);
+    if (now - began + longest > SLICE_MS) {
+      await nextTask();
+      began = performance.now();
+    }
+  }
+}
+
+// A new task: the page handles pending input and may paint before the start goes on.
+function nextTask() {
+  return globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
+}
+
+// Marks of the start's steps, for bench/first_input.py's list of long tasks.
+function mark(name) {
+  performance.mark(`js:${name}`);
 }
 
 // The runtime, from the stored snapshot when there is one that works, else started normally.
 async function start(options) {
   if (stored) {
     try {
-      const pyodide = await load({ ...options, _loadSnapshot: stored });
+      const pyodide = await load({ ...options, _loadSnapshot: stored,
+                                   createPyodideModule: (settings) => createModule(settings, []) });
+      await nextTask();
       const globals = pyodide.toPy({ MODULES });
       try {
         pyodide.runPython(AFTER_RESTORE, { globals });
@@ -145,7 +247,7 @@ async function start(options) {
       else await forget(error);
     }
   }
-  const pyodide = await load(options);
+  const pyodide = await load({ ...options, createPyodideModule: (settings) => createModule(settings, BOOT_IMPORTS) });
   root.dataset.snapshot ||= "none";
   if (usable()) whenReadyAndIdle(makeSnapshot);
   return pyodide;
@@ -158,6 +260,7 @@ async function install(pyodide) {
   const [bundle, stdlib] = await Promise.all([later.bundle, later.stdlib]);
   pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(bundle));
   if (stdlib) addStdlib(pyodide, STDLIB_AFTER_START.path, stdlib);
+  await nextTask();
   await unpackBytecode(pyodide);
 }
 

@@ -165,3 +165,18 @@ def test_invite_friends_pressed_before_python_opens_the_table(page, site):
     assert "?table=" in page.url
     expect(page.locator(".seat-row")).to_have_count(3)
     expect(page.locator(".seat-row").first).to_contain_text("Hostess")
+
+
+def test_a_tap_pressed_as_python_takes_over_still_counts(page, site):
+    """Pressed on the static form, released once Python has imported what it shows: Python's
+    form, which replaces the static one, waits for the release, so the tap makes its click."""
+    open_gated(page, site)
+    box = page.locator('label.choice:has(input[name="players"][value="3"])').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("window.__releaseBoot()")
+    page.wait_for_function("performance.getEntriesByName('py:imported').length > 0", timeout=60_000)
+    not_ready(page)
+    page.mouse.up()
+    wait_ready(page)
+    expect(page.locator('input[name="players"][value="3"]')).to_be_checked()
