@@ -9,7 +9,7 @@ import re
 
 import pytest
 from harness import screenshot, wait_ready
-from tables import load, saves
+from tables import load, saves, thirty_one
 from playwright.sync_api import Page, expect
 
 from game.engine import OVER
@@ -300,6 +300,23 @@ def test_the_last_card_stays_on_the_pile_for_a_beat_before_the_show(page, site):
     assert page.get_by_test_id("show").count() == 0
     expect(page.get_by_test_id("show")).to_be_visible(timeout=5000)
     expect(page.get_by_test_id("announce")).to_contain_text("The show:")
+
+
+def test_a_31_stays_on_the_pile_for_a_beat_with_its_count_then_the_pile_clears(page, site):
+    """Issue 37: the 31st card went to the pile and the pile cleared in the same repaint (the
+    count 30 -> 0, the card never seen there). Now the count's end is held for a beat: the card
+    on the pile, the count 31, 'thirty-one for 2' by the pile; then a fresh count."""
+    save, card = thirty_one(2)
+    load(page, site, save)
+    page.goto(site)                          # (the normal pace)
+    wait_ready(page)
+    page.locator(f'[data-action="play"][data-arg="{card}"]').click()
+    pile, count = page.get_by_test_id("pile"), page.get_by_test_id("count")
+    expect(pile.locator(f'[data-card="{card}"]')).to_have_count(1)
+    expect(count).to_have_text("31")
+    expect(page.get_by_test_id("pile-callout")).to_contain_text("thirty-one for 2")
+    expect(pile.locator(f'[data-card="{card}"]')).to_have_count(0, timeout=5000)
+    assert int(count.text_content()) < 31     # (the bot may have led the next count by now)
 
 
 def test_a_four_player_hint_stays_while_the_bots_discard_and_the_hand_stays_playable(page, site):
