@@ -29,7 +29,8 @@ import serve  # noqa: E402
 
 OUT = ROOT / "test-artifacts" / "screens"
 GALLERY = ROOT / "docs" / "gallery"
-SIZES = {"1280x800": (1280, 800), "768x1024": (768, 1024), "390x844": (390, 844), "360x640": (360, 640)}
+SIZES = {"1440x900": (1440, 900), "1280x800": (1280, 800), "768x1024": (768, 1024), "390x844": (390, 844),
+         "360x640": (360, 640)}
 # The gallery's pictures: (players, phase, size, theme).
 GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light"),
                  (2, "play", "390x844", "dark"), (3, "discard", "360x640", "light"),
@@ -75,7 +76,7 @@ def shoot_the_play_s_end(page, site: str, save: str, name: str, sizes, jpeg_for)
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
-    parser.add_argument("--sizes", nargs="*", default=["1280x800", "768x1024", "390x844", "360x640"])
+    parser.add_argument("--sizes", nargs="*", default=list(SIZES))
     parser.add_argument("--themes", nargs="*", default=["light", "dark"])
     parser.add_argument("--phases", nargs="*", default=["discard", "play", "end", "show", "over"])
     parser.add_argument("--gallery", action="store_true", help="also write docs/gallery/")
@@ -115,10 +116,17 @@ def main(argv=None) -> None:
 
 
 def write_gallery() -> None:
-    figures = "\n".join(
-        f'  <figure><img src="{p}p-{phase}-{theme}-{size}.jpg" alt="{p} players, {phase}, {size}, {theme}" '
-        f'loading="lazy"><figcaption>{p} players · {phase} · {size} · {theme}</figcaption></figure>'
-        for p, phase, size, theme in GALLERY_SHOTS)
+    """docs/gallery/index.html: each picture, beside the same table as it looked before issue 37
+    where docs/gallery/before/ has it (taken once, with the same script, from the code before)."""
+    def figure(p: int, phase: str, size: str, theme: str) -> str:
+        name, said = f"{p}p-{phase}-{theme}-{size}", f"{p} players · {phase} · {size} · {theme}"
+        now = f'<img src="{name}.jpg" alt="{said}, now" loading="lazy">'
+        if not (GALLERY / "before" / f"{name}.jpg").exists():
+            return f'  <figure>{now}<figcaption>{said}</figcaption></figure>'
+        before = f'<img src="before/{name}.jpg" alt="{said}, before" loading="lazy">'
+        return (f'  <figure class="pair"><div>{before}{now}</div>'
+                f'<figcaption>{said}: before issue 37 (left) and now</figcaption></figure>')
+    figures = "\n".join(figure(*shot) for shot in GALLERY_SHOTS)
     (GALLERY / "index.html").write_text(f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Cribbage: the table, in pictures</title>
@@ -127,10 +135,13 @@ def write_gallery() -> None:
   main {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 1.2rem; align-items: start; }}
   figure {{ margin: 0; }} img {{ width: 100%; height: auto; border-radius: 6px; box-shadow: 0 2px 10px rgb(0 0 0 / 0.2); }}
   figcaption {{ font-size: 0.9rem; margin-top: 0.3rem; }}
+  figure.pair {{ grid-column: 1 / -1; }} figure.pair div {{ display: flex; gap: 0.8rem; align-items: start; }}
+  figure.pair img {{ flex: 1; min-width: 0; max-width: 640px; }}
 </style></head>
 <body><h1>The table, in pictures</h1>
-<p>Made by <code>scripts/screens.py --gallery</code> (every phase, 2-4 players, three sizes, light and dark,
-goes to <code>test-artifacts/screens/</code>; these are a few of them).</p>
+<p>Made by <code>scripts/screens.py --gallery</code> (every phase, 2-4 players, five sizes, light and dark,
+goes to <code>test-artifacts/screens/</code>; these are a few of them). Where a picture has a pair, the left
+one is the same table before issue 37 (the board a side widget, small cards on an empty felt, no menu).</p>
 <main>
 {figures}
 </main></body></html>

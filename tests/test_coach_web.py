@@ -253,3 +253,19 @@ def test_a_discard_is_ranked_while_the_play_goes_on_so_the_show_brings_its_revie
     hinted.command("confirm-discard")
     assert hinted.coach.pending() is None
     assert hinted.coach.ranked[choice] == ranked
+
+
+def test_a_play_that_weighs_the_game_s_end_is_said_in_words_not_in_blended_estimates():
+    """Near the end the search blends reaching the target (pegging.WIN, 1000) with points: a
+    review read 'a 3 was better by 10.00 points (estimates: yours −459.32, best +354.78)'."""
+    from game.coach.hands import HandReview
+    from game.coach.plays import PlayReview
+    from web.coach.view import pegging_html
+    racing = PlayReview(Card.parse("2D"), 0, ((3, 354.78), (2, -459.32)))
+    decided = PlayReview(Card.parse("2D"), 0, ((3, 1000.0), (2, -3.0)))
+    points = PlayReview(Card.parse("4D"), 11, ((5, 2.5), (4, -1.0)))
+    html = pegging_html(HandReview(1, None, (racing, decided, points)), 0)
+    assert "459" not in html and "354" not in html
+    assert "the better chance in the race to the game hole (counted as <b>10.00</b> points)" in html
+    assert "it decides the race to the game hole" in html
+    assert "better by <b>3.50</b> points (estimates: yours −1.00, best +2.50)" in html

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 MIN_LOST = 0.5      # points: a smaller gap is within the estimate's noise
 CAP = 10.0          # points: what a play that changes who wins counts for in the totals
+RACE = pegging.WIN / 10   # an estimate this far from 0 weighs the game's end: no play pegs that much
 BUDGET = 900        # search nodes per reviewed play (the hard bot uses `pegging.NODE_BUDGET`)
 
 
@@ -77,6 +78,18 @@ class PlayReview:
     @property
     def mistake(self) -> bool:
         return self.lost >= MIN_LOST
+
+    @property
+    def racing(self) -> bool:
+        """Whether the estimates weigh reaching the target (some sampled deals end the game in
+        this play): they are then a blend of `pegging.WIN` and points, not points to say.
+
+        >>> PlayReview(Card.parse("2D"), 0, ((3, 354.8), (2, -459.3))).racing
+        True
+        >>> PlayReview(Card.parse("2D"), 0, ((3, 2.5), (2, -1.0))).racing
+        False
+        """
+        return any(abs(value) >= RACE for _, value in self.values)
 
 
 def has_choice(view: View) -> bool:

@@ -48,7 +48,7 @@ def thirty_one(players: int = 2) -> tuple[str, str]:
     """The page's save where the player can make the count 31 with a card that is not its last,
     and that card: a count's end inside the play (seed 1 has one at its first play)."""
     for seed in range(1, 200):
-        ctl = Controller(seed_source=lambda: seed)
+        ctl = Controller(seed_source=lambda seed=seed: seed)
         ctl.command("start", {"name": "You", "players": str(players), "level": "medium", "target": "121"})
         for _ in range(600):
             view = ctl.view()

@@ -169,10 +169,14 @@ def pegging_html(review: HandReview, missing: int) -> str:
             continue
         best_rank, best = play.values[0]
         mine = dict(play.values)[play.played.rank]
-        why = " (it decides the game)" if play.decisive else ""
-        items.append(f'<li>At count {play.count} you played {card_text(play.played)}; '
-                     f'a {rank_name(best_rank)} was better by <b>{points(play.lost)}</b> points{why} '
-                     f'(estimates: yours {points(mine, True)}, best {points(best, True)}).</li>')
+        if play.racing:      # (the estimates blend winning with points: said in words)
+            race = "it decides the race to the game hole" if play.decisive else \
+                "it gave you the better chance in the race to the game hole"
+            better = f"a {rank_name(best_rank)} was better: {race} (counted as <b>{points(play.lost)}</b> points)"
+        else:
+            better = (f"a {rank_name(best_rank)} was better by <b>{points(play.lost)}</b> points "
+                      f"(estimates: yours {points(mine, True)}, best {points(best, True)})")
+        items.append(f'<li>At count {play.count} you played {card_text(play.played)}; {better}.</li>')
     checked = len(review.plays)
     if items:
         body = f'<ul class="coach-plays">{"".join(items)}</ul>'

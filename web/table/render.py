@@ -466,7 +466,9 @@ def verdict_panel(ctl: TableModel, view, summary: str = "") -> str:
         f'<li><span class="name">{escape(name)}</span><span class="score">{min(view.scores[side], target)}</span>'
         f'<span class="verdict-word">{escape(view.verdicts[side])}</span></li>'
         for side, name in enumerate(names))
-    return (f'<section class="overlay" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
+    # With friends the chat stays in reach ("good game"): the backdrop lets clicks through.
+    through = " see-through" if ctl.multiplayer else ""
+    return (f'<section class="overlay{through}" data-testid="verdict" role="dialog" aria-labelledby="verdict-title">'
             f'<div class="panel"><h2 id="verdict-title">{headline}</h2><ol class="final">{rows}</ol>'
             f'{summary}<div class="actions">{buttons}</div></div></section>')
 
