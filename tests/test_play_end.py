@@ -17,27 +17,35 @@ from game.view import view
 from web.table.screen import count_end, pegs_of, play_end
 
 
-def hand_to_its_end(players: int, seed: int, monkeypatch):
-    """Random legal moves until one ends a play; returns the state before it, the state after,
-    its events, and the engine's table as the play ended (before the reset that ends it)."""
+def until_a_reset(players: int, seed: int, monkeypatch, ended, moves: int):
+    """Random legal moves until the engine resets its table where ``ended(table)`` says; returns
+    the state before that move, the state after, its events, and the engine's table then (before
+    the reset), or None after ``moves`` moves."""
     caught = []
     reset = engine._Table.reset
 
     def catching(table, last):
-        if not any(table.hands):          # the play's last reset: the show comes next
+        if ended(table) and not caught:
             caught.append(table.freeze())
         return reset(table, last)
 
     monkeypatch.setattr(engine._Table, "reset", catching)
     rng = random.Random(seed)
     state = new_game(Config(players=players, target=121), seed=seed)
-    for _ in range(200):
+    for _ in range(moves):
         seat = next(seat for seat in range(players) if legal_actions(state, seat))
         after, events = apply(state, rng.choice(legal_actions(state, seat)))
         if caught:
             return state, after, events, caught[0]
         state = after
-    raise AssertionError("no play ended")
+    return None
+
+
+def hand_to_its_end(players: int, seed: int, monkeypatch):
+    """The move that ends a play (the last reset: the show comes next); see `until_a_reset`."""
+    found = until_a_reset(players, seed, monkeypatch, lambda table: not any(table.hands), 200)
+    assert found is not None, "no play ended"
+    return found
 
 
 @settings(max_examples=60, deadline=None)
@@ -53,26 +61,8 @@ def test_the_play_s_end_is_the_engine_s_table_when_the_play_ended(players, seed)
 
 
 def count_to_its_end(players: int, seed: int, monkeypatch):
-    """Random legal moves until one ends a count within the play (a reset with cards still in
-    hand); returns the state before it, after it, its events, and the engine's table then."""
-    caught = []
-    reset = engine._Table.reset
-
-    def catching(table, last):
-        if any(table.hands) and not caught:
-            caught.append(table.freeze())
-        return reset(table, last)
-
-    monkeypatch.setattr(engine._Table, "reset", catching)
-    rng = random.Random(seed)
-    state = new_game(Config(players=players, target=121), seed=seed)
-    for _ in range(400):
-        seat = next(seat for seat in range(players) if legal_actions(state, seat))
-        after, events = apply(state, rng.choice(legal_actions(state, seat)))
-        if caught:
-            return state, after, events, caught[0]
-        state = after
-    return None
+    """The move that ends a count within the play (a reset with cards still in hand), or None."""
+    return until_a_reset(players, seed, monkeypatch, lambda table: any(table.hands), 400)
 
 
 @settings(max_examples=60, deadline=None)
