@@ -21,7 +21,7 @@ SIDE_COLOURS = ("#2f6fdf", "#e0a100", "#19a974")
 PEG_EDGES = ("#0d2f73", "#6b4b00", "#07543a")
 HOLE, GROUP_GAP, LANE, ROW_GAP = 11, 7, 11, 9
 LEFT, RIGHT, TOP = 26, 36, 8
-PEG, BACK_PEG = 6.0, 5.0     # radii: a phone's board (~360 px) still draws the front peg 10 px across
+PEG, BACK_PEG = 6.2, 5.0     # radii: a 360 px phone's board (339 px) still draws the front peg 10 px across
 
 
 def layout(target: int) -> tuple[int, int]:
