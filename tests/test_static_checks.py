@@ -21,7 +21,7 @@ LINTED = ("game", "relay", "serve.py", "tests", "bench", "scripts", "typings", "
           "web/dom.py", "web/lazy.py", "web/clock.py", "web/slices.py", "web/dataclass_methods.py", "web/tasks.py",
           "web/seat.py", "web/input.py", "web/table/__init__.py", "web/table/board.py", "web/table/cards.py",
           "web/table/model.py", "web/table/motion.py", "web/table/render.py", "web/table/rules.py",
-          "web/table/screen.py", "web/table/sounds.py", "web/render.py", "web/early.py")
+          "web/table/screen.py", "web/table/sounds.py", "web/render.py", "web/early.py", "web/main.py")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
