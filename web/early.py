@@ -8,17 +8,51 @@ and `hand_over` after: the player's changes go into Python's own form and the pe
 is carried out by clicking the same button, exactly as if it had been clicked after the load.
 
 This module does not import the browser: web/dom.py passes in DOM objects and the functions
-only call their methods (a JS null arrives falsy, so it is tested by truthiness).
+only call their methods (a JS null arrives falsy, so it is tested by truthiness). `Element` and
+`Document` name the members it uses, which Pyodide's `JsProxy` has (any, unchecked).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal, Protocol
 
 FORM = 'form[data-testid="start"]'
 # The buttons that may be pressed before Python is ready, by data-testid.
 PENDING = ("start-game", "create-table", "open-stats", "open-settings")
 FIELDS = ("name", "level", "players", "target")
+# Where the keyboard focus is: in the name (its selection), on a radio button, on a button.
+Focus = (tuple[Literal["name"], int | None, int | None] | tuple[Literal["radio"], str, str]
+         | tuple[Literal["button"], str])
+
+
+class Element(Protocol):
+    """The members of a DOM element (an input's too) this module reads, sets or calls."""
+
+    tagName: str
+    type: str
+    value: str
+    defaultValue: str
+    checked: bool
+    defaultChecked: bool
+    selectionStart: int | None
+    selectionEnd: int | None
+
+    def getAttribute(self, name: str, /) -> str | None: ...
+    def querySelector(self, selectors: str, /) -> Element | None: ...
+    def querySelectorAll(self, selectors: str, /) -> Iterable[Element]: ...
+    def contains(self, other: Element, /) -> bool: ...
+    def focus(self) -> None: ...
+    def click(self) -> None: ...
+    def setSelectionRange(self, start: int, end: int, /) -> None: ...
+
+
+class Document(Protocol):
+    """The members of the DOM's document this module reads."""
+
+    documentElement: Element
+    activeElement: Element | None
 
 
 @dataclass
@@ -28,7 +62,7 @@ class Shell:
     values: dict[str, str] = field(default_factory=dict)    # every field, as shown
     changed: dict[str, str] = field(default_factory=dict)   # the fields the player changed
     pending: str | None = None     # the data-testid of the button pressed, if any
-    focus: tuple | None = None     # ("name", start, end), ("radio", name, value) or ("button", testid)
+    focus: Focus | None = None     # ("name", start, end), ("radio", name, value) or ("button", testid)
 
     def wanted(self) -> dict[str, str]:
         """The values Python's form takes over: all of them for a pending command (it runs with
@@ -37,7 +71,7 @@ class Shell:
         return dict(self.values) if self.pending else dict(self.changed)
 
 
-def read_shell(root, document) -> Shell | None:
+def read_shell(root: Element, document: Document) -> Shell | None:
     """The static start form's state, or None when the page did not show it (a link or a game
     to resume: index.html then shows only the loading progress)."""
     if document.documentElement.getAttribute("data-shell") != "form":
@@ -65,7 +99,7 @@ def read_shell(root, document) -> Shell | None:
     return shell
 
 
-def _focus(active, form) -> tuple | None:
+def _focus(active: Element | None, form: Element) -> Focus | None:
     """Where the keyboard focus is in the static form, in terms Python's form also has."""
     if not active or not form.contains(active):
         return None
@@ -79,7 +113,7 @@ def _focus(active, form) -> tuple | None:
     return None
 
 
-def hand_over(shell: Shell | None, root) -> bool:
+def hand_over(shell: Shell | None, root: Element) -> bool:
     """Put the player's changes into Python's start form, keep the focus where it was, and
     click the pending button. Returns whether a pending command was carried out. Does nothing
     if Python shows another screen (a notice about a damaged save keeps the form, as it should)."""
@@ -103,7 +137,7 @@ def hand_over(shell: Shell | None, root) -> bool:
     return True
 
 
-def _restore_focus(shell: Shell, form) -> None:
+def _restore_focus(shell: Shell, form: Element) -> None:
     if not shell.focus:
         return
     if shell.focus[0] == "radio":

@@ -17,9 +17,10 @@ import asyncio
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
 # PyScript's own start (its package, imported just before this file) ends here.
-await asyncio.sleep(0)  # noqa: F704 (top-level await: PyScript runs this file as a coroutine)
+await asyncio.sleep(0)  # noqa: F704, PLE1142 (top-level await: PyScript runs this file as a coroutine)
 
 if os.path.isfile("app.zip"):
     sys.path.insert(0, os.path.abspath("app.zip"))
@@ -34,17 +35,17 @@ window.performance.mark("py:main")   # marks for bench/ready_path.py's timeline
 # The start's imports in three slices: the modules each name imports that are not imported yet
 # (20-60 ms each on a first visit; none is left to import after a memory snapshot).
 for name in ("game.engine", "web.storage", "web.dom"):
-    await asyncio.sleep(0)  # noqa: F704
+    await asyncio.sleep(0)  # noqa: F704, PLE1142
     importlib.import_module(name)
 from web.dom import start  # noqa: E402
 
 window.performance.mark("py:imported")
-await asyncio.sleep(0)  # noqa: F704
+await asyncio.sleep(0)  # noqa: F704, PLE1142
 # A tap pressed on index.html's start form must be released there: released on Python's form,
 # which replaces it, it would make no click (see released() there).
 shell = getattr(window, "cribbageShell", None)
 if shell is not None and hasattr(shell, "released"):
-    await shell.released()  # noqa: F704
+    await shell.released()  # noqa: F704, PLE1142
 document.getElementById("boot").remove()
 start("table")
 window.performance.mark("py:mounted")
@@ -60,7 +61,7 @@ def warm_up(names: list[str]) -> None:
     when_idle(lambda: warm_up(names[1:]))
 
 
-def when_idle(step) -> None:
+def when_idle(step: Callable[[], None]) -> None:
     """Run `step` in the page's next idle moment (Safari has no requestIdleCallback: a moment later)."""
     idle = getattr(window, "requestIdleCallback", None)
     callback = create_once_callable(lambda _deadline=None: step())

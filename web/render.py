@@ -18,12 +18,16 @@ True
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING, cast
 
 from game.bots import BOT_LEVELS
 
 from .coach.view import hint_html, hint_line, review_html, summary_html
 from .table.model import TableModel
 from .table.render import TableParts, render_table
+
+if TYPE_CHECKING:
+    from .friends.lobby import Friends
 
 
 def render(ctl: TableModel, log_open: bool = True, narrow: bool = False) -> str:
@@ -35,8 +39,17 @@ def render(ctl: TableModel, log_open: bool = True, narrow: bool = False) -> str:
     if ctl.screen == "start":
         return render_start(ctl)
     from .friends import lobby    # (the other screens are a friends table's: loaded with it, web.lazy)
-    screens = {"lobby": lobby.render_lobby, "join": lobby.render_join, "rejected": lobby.render_rejected}
-    return screens[ctl.screen](ctl)
+    if ctl.screen == "lobby":
+        return lobby.render_lobby(as_friends(ctl))
+    guest_screens = {"join": lobby.render_join, "rejected": lobby.render_rejected}
+    return guest_screens[ctl.screen](lobby.as_guest(as_friends(ctl)))
+
+
+def as_friends(ctl: TableModel) -> Friends:
+    """The controller of a friends table (a host's or a guest's), where its screen or
+    ``ctl.multiplayer`` says it is one. A cast: the table's kind is read from its flags, not
+    its class, whose modules a bot game never imports (web.lazy)."""
+    return cast("Friends", ctl)
 
 
 def table_parts(ctl: TableModel, narrow: bool = False) -> TableParts:
@@ -44,10 +57,10 @@ def table_parts(ctl: TableModel, narrow: bool = False) -> TableParts:
     hint, review, game = ctl.current_hint(), ctl.hand_review(), ctl.game_review()
     opened = bool(ctl.seat_screen.shown) and not narrow
     coach = hint_html(hint) + (review_html(*review, open_=opened) if review else "")
-    friends = {}
+    friends: dict[str, str] = {}
     if ctl.multiplayer:
         from .friends.lobby import table_parts as friends_parts
-        friends = friends_parts(ctl)
+        friends = friends_parts(as_friends(ctl))
     return TableParts(hint_line=hint_line(hint), coach=coach, review_jump=review is not None,
                       summary=summary_html(*game) if game else "", **friends)
 
@@ -67,9 +80,10 @@ HERO = ('<div class="hero"><div class="fan" aria-hidden="true">'
         '<li>2, 3 or 4 players; plays offline once loaded</li></ul></div>')
 
 def render_start(ctl: TableModel) -> str:
+    """The start form: the player's name, the bots' level, the players, the game's length."""
     prefs = ctl.prefs
 
-    def radio(name, value, label):
+    def radio(name: str, value: str | int, label: str) -> str:
         checked = " checked" if str(prefs[name]) == str(value) else ""
         return (f'<label class="choice"><input type="radio" name="{name}" value="{value}"{checked}>'
                 f'<span>{label}</span></label>')

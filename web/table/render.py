@@ -4,10 +4,16 @@ screens around it are `web.render`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
+from game.cards import Card
 from game.engine import DISCARDING, OVER, PLAYING
+from game.events import Event
+from game.scoring import Breakdown
+from game.view import View
 
 from .board import SIDE_COLOURS, board_svg
 from .cards import SUIT_GLYPHS, card_back, card_face, cards_row, rank_text
@@ -52,6 +58,7 @@ def seat_place(players: int, offset: int) -> str:
 def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bool = True) -> str:
     seen = ctl.seat_screen
     view = seen.table_view          # in the beat before the show, the table as the play ended
+    assert view is not None, "the table is drawn once its seat has a view"
     players = view.config.players
     showing = " showing" if seen.shown else ""
     mine = " my-turn" if view.turn == view.seat and view.phase == PLAYING and not seen.shown and not ctl.pending else ""
@@ -72,7 +79,7 @@ def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bo
     return "".join(html)
 
 
-def top_bar(ctl: TableModel, view) -> str:
+def top_bar(ctl: TableModel, view: View) -> str:
     """Over the table: each side's score, the sound, and the table's menu."""
     sound = bool(ctl.prefs.get("sound"))
     return (f'<div class="topbar">{scoreboard(ctl, view)}'
@@ -95,7 +102,7 @@ MENU_ICON = _ICON.format('<path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor
                          'stroke-linecap="round"/>')
 
 
-def board_row(ctl: TableModel, view, under: str = "") -> str:
+def board_row(ctl: TableModel, view: View, under: str = "") -> str:
     """The pegboard at the table's heart, the latest points pegged beside it in words."""
     seen = ctl.seat_screen
     names = ctl.side_names()
@@ -132,7 +139,7 @@ def table_menu(ctl: TableModel) -> str:
             f'</div></section>')
 
 
-def scoreboard(ctl: TableModel, view) -> str:
+def scoreboard(ctl: TableModel, view: View) -> str:
     names = ctl.side_names()
     target = view.config.target
     dealer_side = view.config.side_of(dealer_of(ctl.seat_screen, view))
@@ -154,7 +161,7 @@ def scoreboard(ctl: TableModel, view) -> str:
 
 
 
-def seat_badges(ctl: TableModel, view, seat: int) -> str:
+def seat_badges(ctl: TableModel, view: View, seat: int) -> str:
     badges = []
     me = view.seat
     if seat == dealer_of(ctl.seat_screen, view):
@@ -173,11 +180,11 @@ def seat_badges(ctl: TableModel, view, seat: int) -> str:
     return "".join(badges)
 
 
-def played_by(view, seat: int) -> list:
-    return [step.card for step in view.play if step.kind == "play" and step.seat == seat]
+def played_by(view: View, seat: int) -> list[Card]:
+    return [step.card for step in view.play if step.kind == "play" and step.seat == seat and step.card is not None]
 
 
-def opponents(ctl: TableModel, view) -> str:
+def opponents(ctl: TableModel, view: View) -> str:
     seats = []
     players = view.config.players
     seen = ctl.seat_screen
@@ -205,7 +212,7 @@ def opponents(ctl: TableModel, view) -> str:
     return "".join(seats)
 
 
-def middle(ctl: TableModel, view) -> str:
+def middle(ctl: TableModel, view: View) -> str:
     seen = ctl.seat_screen
     dealer = dealer_of(seen, view)
     owner = ctl.names()[dealer]
@@ -224,13 +231,13 @@ def middle(ctl: TableModel, view) -> str:
             '<span class="empty-slot">empty</span>'      # where the crib goes, outlined
         crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     last = len(view.pile) - 1
-    players_of = {step.card: step.seat for step in view.play if step.kind == "play"}
-    pile = []
+    players_of = {step.card: step.seat for step in view.play if step.kind == "play" and step.seat is not None}
+    laid = []
     for i, card in enumerate(view.pile):
         seat = players_of.get(card, view.seat)
         origin = f'data-from="held-{seat}-{view.hand_sizes[seat]} seat-{seat}"'
-        pile.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
-    pile = "".join(pile)
+        laid.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
+    pile = "".join(laid)
     count = "" if seen.shown else (
         f'<div class="count-badge"><span class="label">Count</span>'
         f'<span class="count" data-testid="count">{view.count}</span></div>')
@@ -254,7 +261,7 @@ def middle(ctl: TableModel, view) -> str:
 </div>"""
 
 
-def crib_back(view, slot: int) -> str:
+def crib_back(view: View, slot: int) -> str:
     """One crib card, face down. The player's own discards are taken to be the last ones in, and
     fly there from the hand (`web.table.motion`); the others come from the discarding seats."""
     mine = len(view.discarded)
@@ -268,14 +275,17 @@ def crib_back(view, slot: int) -> str:
     return card_back("small stacked", f"crib-{slot}", origin)
 
 
-def dealer_of(seen: SeatScreen, view) -> int:
+def dealer_of(seen: SeatScreen, view: View) -> int:
     """The dealer the table shows: during the show, the one whose crib is being counted (the
     view has already moved on to the next deal, dealt by the next player)."""
     crib = next((event for event in seen.shown if event.kind == "crib"), None)
-    return crib.seat if crib is not None else view.dealer
+    if crib is None:
+        return view.dealer
+    assert crib.seat is not None, "a counted crib has its dealer"
+    return crib.seat
 
 
-def show_order(seen: SeatScreen) -> dict:
+def show_order(seen: SeatScreen) -> dict[tuple[str, int | None], str]:
     """Each counted hand's place in the counting order, as a CSS variable for its element's
     style (phones stack the show in that order): ``{("show", seat) or ("crib", dealer): "; --show-order:N"}``."""
     return {(event.kind, event.seat): f"; --show-order:{number}" for number, event in enumerate(seen.shown, start=1)}
@@ -292,13 +302,19 @@ def show_intro(seen: SeatScreen) -> str:
 ITEM_BEATS, HAND_BEATS = 0.6, 1.5   # the show's rhythm, in beats (CSS --beat: the pace's)
 
 
-def show_start(events, event) -> float:
+def counted(event: Event) -> Breakdown:
+    """A counted hand's breakdown (a ``show`` or ``crib`` event's)."""
+    assert event.breakdown is not None, "a counted hand has its breakdown"
+    return event.breakdown
+
+
+def show_start(events: Sequence[Event], event: Event) -> float:
     """When a counted hand comes up in the show, in beats: after every hand before it."""
     before = events[:list(events).index(event)]
-    return sum(HAND_BEATS + ITEM_BEATS * len(e.breakdown.items) for e in before)
+    return sum(HAND_BEATS + ITEM_BEATS * len(counted(e).items) for e in before)
 
 
-def show_hand(seen: SeatScreen, event) -> str:
+def show_hand(seen: SeatScreen, event: Event) -> str:
     """A counted hand where it lies: its cards and the starter, the total, and each combination,
     said one after another with its cards lit as it is; hovering or focusing one lights it again.
 
@@ -307,14 +323,15 @@ def show_hand(seen: SeatScreen, event) -> str:
     starter = seen.show_starter
     start = show_start(seen.shown, event)
     items = []
-    lit: dict = {}
-    for number, item in enumerate(event.breakdown.items):
+    breakdown = counted(event)
+    lit: dict[Card, list[int]] = {}
+    for number, item in enumerate(breakdown.items):
         for card in item.cards:
             lit.setdefault(card, []).append(number)
         items.append(f'<li class="item" tabindex="0" data-n="{number}" style="--i:{number}">'
                      f'{escape(item.label())}</li>')
 
-    def shown_card(card, extra):
+    def shown_card(card: Card, extra: str) -> str:
         numbers = lit.get(card, [])
         classes = " ".join([extra] + [f"in-{n}" for n in numbers])
         timing = ", ".join(f"lit calc(var(--beat) * {ITEM_BEATS}) ease "
@@ -326,11 +343,11 @@ def show_hand(seen: SeatScreen, event) -> str:
     cards = "".join(shown_card(card, "small") for card in event.cards)
     return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
             f'<div class="cards">{cards}{starter_html}</div>'
-            f'<div class="shown-total"><span class="total" title="{escape(event.breakdown.spoken())}">'
-            f'{event.breakdown.total}</span></div><ul class="items">{"".join(items)}</ul></div>')
+            f'<div class="shown-total"><span class="total" title="{escape(breakdown.spoken())}">'
+            f'{breakdown.total}</span></div><ul class="items">{"".join(items)}</ul></div>')
 
 
-def status_line(ctl: TableModel, view) -> str:
+def status_line(ctl: TableModel, view: View) -> str:
     text = status_text(ctl, view)
     error = f'<div class="error" role="alert">{escape(ctl.error)}</div>' if ctl.error else ""
     last = last_move(ctl, view)
@@ -339,7 +356,7 @@ def status_line(ctl: TableModel, view) -> str:
             f'{table_link(ctl)}{error}</div>')
 
 
-def last_move(ctl, view) -> str:
+def last_move(ctl: TableModel, view: View) -> str:
     """The play's latest step in a few words, so the player sees what just happened before
     being told what comes next: ``"Bot played J♣"``, ``"Robin said go"``, ``"The count starts again"``."""
     if view.phase != PLAYING or ctl.seat_screen.shown or not view.play:
@@ -347,13 +364,14 @@ def last_move(ctl, view) -> str:
     step = view.play[-1]
     who = "You" if step.seat == view.seat else (ctl.names()[step.seat] if step.seat is not None else "")
     if step.kind == "play":
+        assert step.card is not None, "a play step has its card"
         return f"{who} played {rank_text(step.card)}{SUIT_GLYPHS[step.card.suit]}"
     if step.kind == "go":
         return f"{who} said go"
     return "The count starts again"
 
 
-def table_link(ctl) -> str:
+def table_link(ctl: TableModel) -> str:
     """A table with friends: the connection's state in words (the controller's ``link``, "" when
     all is well), beside the status where the player looks. The chat panel says it too (and is
     the one a screen reader hears, role=status); this copy is for the eyes on screens where the
@@ -362,7 +380,7 @@ def table_link(ctl) -> str:
     return f'<div class="table-link" data-testid="table-link">{escape(text)}</div>' if text else ""
 
 
-def status_text(ctl: TableModel, view) -> str:
+def status_text(ctl: TableModel, view: View) -> str:
     names, me, seen = ctl.names(), view.seat, ctl.seat_screen
     if seen.play_end is not None:
         ended = "; ".join(seen.show_intro[-2:])
@@ -390,10 +408,11 @@ def status_text(ctl: TableModel, view) -> str:
         return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
     if view.turn == me:
         return f"Your turn (count {view.count})"
+    assert view.turn is not None, "someone is to play"
     return f"{names[view.turn]} to play"
 
 
-def my_hand(ctl: TableModel, view, parts: TableParts) -> str:
+def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     buttons = []
     me, seen = view.seat, ctl.seat_screen
     free = not seen.shown and not ctl.pending and not (ctl.multiplayer and ctl.levels()[me] is not None)
@@ -448,9 +467,10 @@ def my_hand(ctl: TableModel, view, parts: TableParts) -> str:
             f'{hand}<div class="actions">{action}</div></section>')
 
 
-def verdict_panel(ctl: TableModel, view, summary: str = "") -> str:
+def verdict_panel(ctl: TableModel, view: View, summary: str = "") -> str:
     names = ctl.side_names()
     winner = view.winner
+    assert winner is not None, "a game over has its winner"
     target = view.config.target
     verb = "win" if view.config.players == 4 else "wins"
     headline = "You win!" if winner == view.side else f"{escape(names[winner])} {verb}"
@@ -473,10 +493,7 @@ def verdict_panel(ctl: TableModel, view, summary: str = "") -> str:
             f'{summary}<div class="actions">{buttons}</div></div></section>')
 
 
-_logged: list = [(), ""]   # the lines drawn last, and their items
-
-
-def log_panel(lines, open_: bool = True) -> str:
+def log_panel(lines: Sequence[str], open_: bool = True) -> str:
     """The hand history, newest first. Closed, it goes without its lines: every move adds one
     at the top, which would change each line below it on the page, for a panel most players
     never open (the page repaints when it is opened: web/dom.py ``on_toggle``).
@@ -487,10 +504,13 @@ def log_panel(lines, open_: bool = True) -> str:
     """
     items = ""
     if open_:
-        shown = tuple(lines[-120:])
-        if shown != _logged[0]:   # most repaints add no line: the escaped items are kept
-            _logged[:] = [shown, "".join(f"<li>{escape(line)}</li>" for line in reversed(shown))]
-        items = _logged[1]
+        items = log_items(tuple(lines[-120:]))
     return (f'<details class="log" data-testid="log"{" open" if open_ else ""}>'
             f'<summary>Hand history</summary><ol reversed tabindex="0" aria-label="Hand history, newest first">'
             f'{items}</ol></details>')
+
+
+@lru_cache(maxsize=1)    # the lines drawn last: most repaints add no line, and keep their escaped items
+def log_items(lines: tuple[str, ...]) -> str:
+    """The hand history's items, newest first."""
+    return "".join(f"<li>{escape(line)}</li>" for line in reversed(lines))
