@@ -228,7 +228,7 @@ def middle(ctl: TableModel, view: View) -> str:
         crib = show_hand(seen, crib_event)
     else:
         crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
-            '<span class="empty-slot">empty</span>'      # where the crib goes, outlined
+            '<span class="empty-slot" aria-hidden="true"></span>'      # where the crib goes, outlined
         crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     last = len(view.pile) - 1
     players_of = {step.card: step.seat for step in view.play if step.kind == "play" and step.seat is not None}
@@ -238,9 +238,11 @@ def middle(ctl: TableModel, view: View) -> str:
         origin = f'data-from="held-{seat}-{view.hand_sizes[seat]} seat-{seat}"'
         laid.append(card_face(card, "pile-card last" if i == last else "pile-card", attrs=origin))
     pile = "".join(laid)
+    # The count is the play's: while the crib is chosen its place is kept, but nothing says 0.
     count = "" if seen.shown else (
         f'<div class="count-badge"><span class="label">Count</span>'
-        f'<span class="count" data-testid="count">{view.count}</span></div>')
+        f'<span class="count" data-testid="count">{view.count}</span></div>' if view.phase == PLAYING else
+        '<div class="count-badge idle" aria-hidden="true"></div>')
     words, key = seen.pile_callout
     callout = (f'<p class="callout pile-callout" data-key="pile-callout-{key}" data-testid="pile-callout" '
                f'aria-hidden="true">{escape(words)}</p>') if words and view.phase == PLAYING else ""
