@@ -542,3 +542,43 @@ def test_a_host_flooding_rounds_cannot_grow_a_guests_memory():
         wire.pump()
     assert 0 < len(gus.fair.alarms) <= 200 and len(gus.fair.verdicts) <= 10, len(gus.fair.verdicts)
     assert gus.view().state_id == wire.table.session.state.state_id
+
+
+def test_the_alarm_stays_in_sight_at_the_show():
+    """The board (and the fair deal's strip under it) is put away at the show; the alarm then
+    heads the show instead (CI caught it hidden at a friend's show: a patched host's stacked hand)."""
+    import re
+
+    from web.render import render
+    wire = table(3, seed=7)
+    wire.host.command("start-table")
+    wire.pump()
+    cheat_shares_after_the_deal(wire, 1)
+    rng = random.Random(7)
+    for _ in range(3000):
+        wire.pump()
+        for guest in wire.guests.values():
+            if guest.seat_screen.play_end is not None:
+                guest.seat_screen.end_beat()          # (the page does, a beat later: the show opens)
+        alarmed = [g for g in wire.guests.values() if g.fair.alarms and g.seat_screen.shown]
+        if alarmed:
+            break
+        if wire.host.bot_waiting():
+            wire.host_step()
+            continue
+        while wire.host.seat_screen.show:
+            wire.host.command("continue")
+        view = wire.table.session.view(0)
+        if view.legal:
+            wire.host_act(rng.choice(view.legal))
+            continue
+        for guest in wire.guests.values():
+            if guest.seat_screen.show and not guest.fair.alarms:
+                guest.command("continue")
+            elif guest_move(guest, rng):
+                break
+    assert alarmed, "no guest saw its alarm at a show"
+    html = render(alarmed[0])
+    head = re.search(r'<div class="show-head".*?<h2>The show</h2>', html, re.S)
+    assert head and 'data-testid="fair-alarm"' in head.group(0)
+    assert html.count('data-testid="fair-alarm"') == 1        # (not also in the board's row, put away)

@@ -67,7 +67,9 @@ def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bo
             f'data-state="{view.state_id}">',
             f'<h1 class="sr-only">Cribbage, {players} players</h1>', top_bar(ctl, view), parts.chat_jump,
             '<section class="felt" aria-label="The table">', opponents(ctl, view),
-            board_row(ctl, view, parts.under_scores), middle(ctl, view), my_hand(ctl, view, parts), '</section>',
+            # (the fair deal's strip: under the board, or at the show's head while the board is put away)
+            board_row(ctl, view, "" if seen.shown else parts.under_scores),
+            middle(ctl, view, parts.under_scores if seen.shown else ""), my_hand(ctl, view, parts), '</section>',
             '<aside class="side-panels">',
             f'<div class="coach-panels" data-key="coach">{parts.coach}</div>' if parts.coach else "",
             parts.side, log_panel(seen.log, log_open), '</aside>']
@@ -212,7 +214,7 @@ def opponents(ctl: TableModel, view: View) -> str:
     return "".join(seats)
 
 
-def middle(ctl: TableModel, view: View) -> str:
+def middle(ctl: TableModel, view: View, strip: str = "") -> str:
     seen = ctl.seat_screen
     dealer = dealer_of(seen, view)
     owner = ctl.names()[dealer]
@@ -250,7 +252,7 @@ def middle(ctl: TableModel, view: View) -> str:
         f'<div class="play-area">{count}'
         f'<div class="pile" data-testid="pile" role="group" aria-label="The pile" '
         f'style="--n:{len(view.pile)}">{pile}</div>{callout}</div>')
-    intro = show_intro(seen) if seen.shown else ""
+    intro = show_intro(seen, strip) if seen.shown else ""
     order = show_order(seen).get(("crib", dealer), "")
     style = f' style="{order[1:].strip()}"' if order else ""
     return f"""
@@ -293,12 +295,13 @@ def show_order(seen: SeatScreen) -> dict[tuple[str, int | None], str]:
     return {(event.kind, event.seat): f"; --show-order:{number}" for number, event in enumerate(seen.shown, start=1)}
 
 
-def show_intro(seen: SeatScreen) -> str:
-    """The show's heading on the table: what the play ended with, then the hands to count."""
+def show_intro(seen: SeatScreen, strip: str = "") -> str:
+    """The show's heading on the table (``strip`` over it): what the play ended with, then the
+    hands to count."""
     ended = "".join(f"<li>{escape(line)}</li>" for line in seen.show_intro)
     ended = f'<ul class="play-ended" data-testid="last-card">{ended}</ul>' if ended else ""
     return (f'<div class="show-head" data-testid="show" aria-label="The show">'
-            f'<h2>The show</h2>{ended}</div>')
+            f'{strip}<h2>The show</h2>{ended}</div>')
 
 
 ITEM_BEATS, HAND_BEATS = 0.6, 1.5   # the show's rhythm, in beats (CSS --beat: the pace's)
