@@ -642,3 +642,24 @@ def test_the_host_removes_a_seated_friend_from_the_lobby():
     assert wire.host.error and wire.table.seats[2].kind == "person"
     saved = HostTable.from_json(wire.table.to_json())
     assert token in saved.removed
+
+
+def test_the_table_menu_at_a_friends_table_is_the_seat_s():
+    """The menu (Esc) with friends: the host starts a rematch and closes the table; a guest has
+    no new game to start (the host's) and leaves the table."""
+    from web.render import render
+    wire = Wire(2, seed=3)
+    guest = wire.join("conn-1", "Gus")
+    wire.host.command("start-table")
+    wire.pump()
+    menus = []
+    for seat in (wire.host, guest):
+        seat.command("menu-open")
+        menus.append(render(seat))
+        seat.command("menu-close")
+        assert 'data-testid="menu"' not in render(seat)
+    host_menu, guest_menu = menus
+    assert 'data-testid="menu-new-game">Rematch<' in host_menu and "Close the table" in host_menu
+    assert 'data-testid="menu-new-game"' not in guest_menu and "Leave the table" in guest_menu
+    for menu in menus:
+        assert all(f'data-testid="menu-{item}"' in menu for item in ("settings", "stats", "rules", "leave"))

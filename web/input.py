@@ -101,6 +101,7 @@ class Input:
             self.actions()[action](arg)
             return
         if owner == "profile":
+            app.ctl.close_menu()        # (the menu's Settings or Statistics: Back returns to the table)
             app.profile.command(action, arg)
             if action == "share-record" and app.profile.clipboard:
                 spawn(app.copy_text(app.share_link(app.profile.clipboard)))

@@ -383,3 +383,49 @@ def test_the_table_is_heard_once_the_sound_is_on(page, site):
         page.locator('[data-action="play"]:not([disabled])').first.click()
         page.wait_for_timeout(300)
     assert page.evaluate("window.tones") == []
+
+
+def test_the_table_menu_opens_with_esc_and_leads_everywhere(page, site):
+    """Issue 37: a menu in every phase (Esc or the Menu button): the rules, the settings and the
+    statistics, a new game (asked to confirm mid-game), and Leave, after which the start screen
+    offers the game back."""
+    open_table(page, site, 2, "easy")
+    menu = page.get_by_test_id("menu")
+    page.keyboard.press("Escape")
+    expect(menu).to_be_visible()
+    for item in ("menu-new-game", "menu-settings", "menu-stats", "menu-rules", "menu-leave", "menu-close"):
+        expect(page.get_by_test_id(item)).to_be_visible()
+    page.keyboard.press("Escape")                       # Esc closes it too
+    expect(menu).to_have_count(0)
+    page.get_by_test_id("menu-open").click()
+    page.get_by_test_id("menu-rules").click()
+    expect(page.get_by_test_id("rules")).to_contain_text("15 or 31 for 2")
+    page.get_by_test_id("menu-close").click()
+    expect(page.get_by_test_id("rules")).to_have_count(0)
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    page.get_by_test_id("menu-open").click()
+    page.get_by_test_id("menu-settings").click()
+    expect(page.get_by_test_id("settings")).to_be_visible()
+    page.keyboard.press("Escape")                       # (the settings' own keys: not the table's menu)
+    expect(menu).to_have_count(0)
+    page.locator('[data-action="close-screen"]').first.click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    page.get_by_test_id("menu-open").click()
+    page.get_by_test_id("menu-stats").click()
+    expect(page.get_by_test_id("stats")).to_be_visible()
+    page.locator('[data-action="close-screen"]').first.click()
+    dealt = engine_session(page).state.seed
+    page.get_by_test_id("menu-open").click()
+    page.once("dialog", lambda dialog: dialog.dismiss())     # mid-game: asked, and declined
+    page.get_by_test_id("menu-new-game").click()
+    assert engine_session(page).state.seed == dealt
+    expect(menu).to_be_visible()                        # (declined: the menu stays open)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("menu-new-game").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    page.wait_for_function("(seed) => JSON.parse(localStorage.getItem('cribbage.table.v1')).seed !== seed", arg=dealt)
+    page.get_by_test_id("menu-open").click()
+    page.get_by_test_id("menu-leave").click()
+    expect(page.get_by_test_id("start")).to_be_visible()
+    page.locator('[data-action="resume"]').click()           # the game waits: "Back to the game"
+    expect(page.get_by_test_id("hand")).to_be_visible()
