@@ -554,29 +554,15 @@ def test_the_alarm_stays_in_sight_at_the_show():
     wire.host.command("start-table")
     wire.pump()
     cheat_shares_after_the_deal(wire, 1)
-    rng = random.Random(7)
-    for _ in range(3000):
-        wire.pump()
+    alarmed = []
+
+    def at_a_show_with_an_alarm(wire):
         for guest in wire.guests.values():
             if guest.seat_screen.play_end is not None:
                 guest.seat_screen.end_beat()          # (the page does, a beat later: the show opens)
-        alarmed = [g for g in wire.guests.values() if g.fair.alarms and g.seat_screen.shown]
-        if alarmed:
-            break
-        if wire.host.bot_waiting():
-            wire.host_step()
-            continue
-        while wire.host.seat_screen.show:
-            wire.host.command("continue")
-        view = wire.table.session.view(0)
-        if view.legal:
-            wire.host_act(rng.choice(view.legal))
-            continue
-        for guest in wire.guests.values():
-            if guest.seat_screen.show and not guest.fair.alarms:
-                guest.command("continue")
-            elif guest_move(guest, rng):
-                break
+        alarmed.extend(g for g in wire.guests.values() if g.fair.alarms and g.seat_screen.shown)
+        return bool(alarmed)
+    play_to_the_end(wire, random.Random(7), until=at_a_show_with_an_alarm)
     assert alarmed, "no guest saw its alarm at a show"
     html = render(alarmed[0])
     head = re.search(r'<div class="show-head".*?<h2>The show</h2>', html, re.S)

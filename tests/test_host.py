@@ -164,11 +164,12 @@ def check_secrecy(before, after, seat, text, seed):
             assert card in shown, f"seat {seat} received hidden {card} at {path}"
 
 
-def play_to_the_end(wire, rng, check=True):
-    """Everyone plays random legal moves until the game is over; every message is checked."""
+def play_to_the_end(wire, rng, check=True, until=None):
+    """Everyone plays random legal moves until the game is over (or ``until(wire)`` says so,
+    looked at after each delivery); every message is checked."""
     for _ in range(5000):
         wire.pump()
-        if wire.table.session.state.phase == OVER:
+        if wire.table.session.state.phase == OVER or until is not None and until(wire):
             return
         if wire.host.bot_waiting():
             wire.host_step()
