@@ -71,7 +71,7 @@ WEB_FLOORS = [
     {"coach"},
     {"net"},
     {"profile"},
-    {"seat", "controller"},
+    {"seat", "controller", "passplay"},
     {"friends"},
     {"render", "keeper", "scheduler", "input"},
     {"dom"},

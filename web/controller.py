@@ -4,6 +4,11 @@
 the other seats. The browser glue calls `command` and `bot_thinking`, and keeps nothing of its
 own. Pure Python: tested under CPython.
 
+With two people or more it is a pass and play table (`web.passplay`): its seat is the person
+the game waits for, a cover hides the table while the device changes hands (`cover`, and the
+``reveal`` command), and the coach stays out of it (its hints and reviews would show one
+person's cards to whoever holds the device).
+
 >>> ctl = Controller(seed_source=lambda: 5)
 >>> ctl.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
 >>> ctl.session.names, ctl.screen
@@ -16,6 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
@@ -25,13 +31,13 @@ from game.errors import ParseError
 from game.events import Event
 from game.view import View
 
+from . import passplay
+from .passplay import BOT_NAMES
 from .seat import SeatTable
 from .session import Session, clean_name
 
 if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
     from .coach.follow import TableCoach
-
-BOT_NAMES = ("Bot", "Robin", "Sage", "Pip")
 
 
 class Controller(SeatTable):
@@ -44,6 +50,7 @@ class Controller(SeatTable):
         self.seed_source = seed_source        # () -> a fresh random seed
         self.session: Session | None = None
         self._coach: TableCoach | None = None     # see `coach`
+        self.fresh = False     # pass and play: nobody's cards are on screen yet (`cover`)
 
     @property
     def game(self) -> Session:
@@ -65,6 +72,24 @@ class Controller(SeatTable):
 
     def can_resume(self) -> bool:
         return self.session is not None and self.session.state.phase != OVER
+
+    @property
+    def passing(self) -> bool:
+        """A pass and play table: two people or more at this device (never a friends table)."""
+        return self.session is not None and not self.multiplayer and passplay.is_pass_and_play(self.session.bots)
+
+    def cover(self) -> str | None:
+        """Pass and play: the name of the person to hand the device to while the table is
+        covered, else None. Never over the show or the beat before it (all see them)."""
+        seen = self.seat_screen
+        if not self.passing or self.screen != "table" or seen.show or seen.beat is not None:
+            return None
+        person = passplay.cover_for(self.game, self.seat, self.fresh)
+        return None if person is None else self.game.names[person]
+
+    def free_view(self) -> View | None:
+        """No move while the table is covered: the cards on it are not the holder's to play."""
+        return None if self.cover() is not None else super().free_view()
 
     def bot_waiting(self) -> bool:
         """Whether a bot should move now (never while the player reads the show, nor in the
@@ -95,7 +120,10 @@ class Controller(SeatTable):
         return True
 
     def hints_allowed(self) -> bool:
-        return self.session is not None and not self.multiplayer
+        return self.session is not None and not self.multiplayer and not self.passing
+
+    def coach_allowed(self) -> bool:
+        return not self.passing
 
     def hint_asked(self, view: View) -> None:
         self.game.used_hint(view.state_id)
@@ -104,7 +132,7 @@ class Controller(SeatTable):
 
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**super().commands(), "start": self.start, "new-game": self.new_game, "resume": self.back,
-                "to-start": self.to_start}
+                "to-start": self.to_start, "reveal": self.reveal}
 
     def start(self, form: dict[str, Any] | None) -> None:
         form = form or {}
@@ -114,9 +142,13 @@ class Controller(SeatTable):
         if level not in BOT_LEVELS:
             raise ParseError(f"choose a bot level: {', '.join(BOT_LEVELS)}")
         name = clean_name(form.get("name"), "You")
+        bots: list[str | None]
+        if form.get("mode") == "passplay":
+            names, bots = passplay.seats_from_form(form, players, level)
+        else:
+            names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
+            bots = [None] + [level] * (players - 1)
         self.prefs.update(name=name, level=level, players=players, target=target)
-        names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
-        bots = [None] + [level] * (players - 1)
         self.session = Session.new(players, target, names, bots, seed=self.seed_source())
         self.begin("New game.")
 
@@ -125,9 +157,12 @@ class Controller(SeatTable):
         self.begin("Game resumed.")
 
     def begin(self, words: str) -> None:
-        """The table shows the session's game from its start (or from where it was resumed)."""
+        """The table shows the session's game from its start (or from where it was resumed);
+        a pass and play game from behind a cover, for the first person it waits for."""
         self.screen = "table"
         session = self.game
+        self.fresh = self.passing
+        self.seat = (passplay.due(session) or 0) if self.passing else 0
         self.seat_screen.restart(session.view(self.seat), session.names, session.log,
                                  f"{words} {' '.join(session.log[-1:])}".strip())
 
@@ -148,9 +183,48 @@ class Controller(SeatTable):
         self.saw(self.game.act(self.seat, action))
 
     def saw(self, events: Iterable[Event]) -> None:
-        """The session's game changed by ``events``: the seat sees its new view."""
+        """The session's game changed by ``events``: the seat sees its new view. At a pass and
+        play table, a move that brings the show keeps the next hand, already dealt, off the
+        table until the show is over: everyone watches the show."""
         session = self.game
-        self.seat_screen.see(session.view(self.seat), events, session.names, session.log)
+        events = tuple(events)
+        seen = session.view(self.seat)
+        if self.passing and any(event.kind in ("show", "crib") for event in events):
+            seen = replace(seen, hand=())
+        self.seat_screen.see(seen, events, session.names, session.log)
+
+    def advance(self, _: object = None) -> None:
+        """Past the show; a pass and play table's next hand begins behind a cover."""
+        super().advance()
+        if self.passing and not self.seat_screen.show and self.seat_screen.beat is None:
+            self.fresh = True
+            session = self.game
+            self.seat_screen.see(session.view(self.seat), (), session.names, session.log)
+
+    def reveal(self, _: object = None) -> None:
+        """The person the cover names is holding the device: their table comes out from under it."""
+        if self.screen != "table" or self.cover() is None:
+            return
+        person = passplay.due(self.game)
+        assert person is not None, "a cover names the person the game waits for"
+        self.fresh = False
+        if person != self.seat:
+            self.seat = person
+            session = self.game
+            self.seat_screen.see(session.view(person), (), session.names, session.log)
+        self.seat_screen.announcement = f"{self.game.names[person]}'s turn."
+
+    def key(self, key: object) -> None:
+        """Over a cover, Enter (or Space) reveals the table; else the table's keys."""
+        if self.cover() is not None and key in ("Enter", " "):
+            self.reveal()
+        else:
+            super().key(key)
+
+    def open_menu(self, _: object = None) -> None:
+        """The menu is the table's: not over a cover, whose own button leaves the table."""
+        if self.cover() is None:
+            super().open_menu()
 
     def bot_step(self) -> None:
         """One bot move, if one is due."""

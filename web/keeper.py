@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from game.errors import ParseError
 
+from . import passplay
 from .clock import now_iso
 from .profile.model import Profile
 from .session import Session
@@ -107,4 +108,6 @@ class Keeper:
         if key != self.recorded:
             self.recorded = key
             fair = cast("HostController", ctl).table.fair_transcript() if ctl.hosting else None
-            self.profile.game_finished(session, seat=0, coach=ctl.finished_review(), fair=fair)
+            # (pass and play is a mode of its own: the other people were at this device, not friends far away)
+            mode = passplay.MODE if not ctl.multiplayer and passplay.is_pass_and_play(session.bots) else None
+            self.profile.game_finished(session, seat=0, coach=ctl.finished_review(), fair=fair, mode=mode)

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, cast
 
 from game.bots import BOT_LEVELS
 
+from . import passplay
 from .coach.view import hint_html, hint_line, review_html, summary_html
+from .table.cover import cover_html
 from .table.model import TableModel
 from .table.render import TableParts, render_table
 
@@ -35,6 +37,9 @@ def render(ctl: TableModel, log_open: bool = True, narrow: bool = False) -> str:
     is open (closed, its lines are left out: see `web.table.render.log_panel`); ``narrow``: a
     phone's screen, where the coach's review waits, folded, under the table."""
     if ctl.screen == "table":
+        cover = ctl.cover()     # (pass and play: the table is not drawn under it, no card in the page)
+        if cover is not None:
+            return cover_html(cover, ctl.seat_screen.announcement)
         return render_table(ctl, table_parts(ctl, narrow), log_open)
     if ctl.screen == "start":
         return render_start(ctl)
@@ -108,6 +113,7 @@ def render_start(ctl: TableModel) -> str:
   <div class="friends"><button type="submit" name="mode" value="friends" class="secondary"
     data-testid="create-table">Invite friends instead</button>
     <span class="hint">You host: the table runs in your browser, friends join with a link.</span></div>
+  {passplay.form_html()}
   <div class="actions profile-links">
     <button type="button" class="secondary" data-action="stats" data-testid="open-stats">Statistics</button>
     <button type="button" class="secondary" data-action="settings" data-testid="open-settings">Settings</button>

@@ -99,6 +99,10 @@ class SeatTable(CoachedSeat):
         """Whether the start screen offers to go back to a game."""
         raise NotImplementedError
 
+    def cover(self) -> str | None:
+        """Who the device goes to next while a cover hides the table (pass and play), else None."""
+        return None
+
     def presence(self) -> list[bool] | None:
         """Who is at the table now, by seat (None at the bot table: the bots never leave)."""
         return None
