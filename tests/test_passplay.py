@@ -6,7 +6,6 @@ import re
 import pytest
 
 from game.engine import DISCARDING, OVER, PLAYING
-from game.errors import ParseError
 from web import passplay
 from web.controller import Controller
 from web.profile.records import record_game

@@ -28,6 +28,7 @@ friends table (printable, trimmed, 24 characters) and must differ.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from html import escape
 
 from game.engine import DISCARDING, PLAYING, legal_actions
 from game.errors import ParseError
@@ -116,14 +117,17 @@ def seats_from_form(form: Mapping[str, object], players: int, level: str) -> tup
     return names, bots
 
 
-def form_html() -> str:
+def form_html(error: str = "") -> str:
     """The start form's part for pass and play: the other seats' names and kinds (the first is
     the form's own name), folded until opened, and the button that deals. The players' number,
-    the bots' level and the game's length are the form's own choices.
+    the bots' level and the game's length are the form's own choices. ``error``: why the form
+    was refused, said over it (and the fold open).
 
     >>> html = form_html()
-    >>> html.count('name="seat'), 'value="passplay"' in html
-    (3, True)
+    >>> html.count('name="seat'), 'value="passplay"' in html, "open" in html
+    (3, True, False)
+    >>> '<p class="error" role="alert">two &lt;b&gt;</p><details class="passplay" open' in form_html("two <b>")
+    True
     """
     def seat(n: int) -> str:
         kinds = "".join(f'<label class="choice"><input type="radio" name="kind{n}" value="{kind}"'
@@ -133,7 +137,8 @@ def form_html() -> str:
                 f'<input name="seat{n}" maxlength="24" placeholder="Player {n + 1}" aria-label="Seat {n + 1}: name" '
                 f'data-testid="seat-name-{n}">{kinds}</fieldset>')
 
-    return ('<details class="passplay" data-testid="passplay"><summary>Play on this device (pass and play)</summary>'
+    said = f'<p class="error" role="alert">{escape(error)}</p>' if error else ""
+    return (said + f'<details class="passplay"{" open" if error else ""} data-testid="passplay"><summary>Play on this device (pass and play)</summary>'
             '<p class="hint">Two to four people share this screen; a cover hides each hand until its player '
             'taps. Seat 1 is yours (the name above); Players says how many seats there are.</p>'
             + "".join(seat(n) for n in range(1, 4))

@@ -113,7 +113,7 @@ def render_start(ctl: TableModel) -> str:
   <div class="friends"><button type="submit" name="mode" value="friends" class="secondary"
     data-testid="create-table">Invite friends instead</button>
     <span class="hint">You host: the table runs in your browser, friends join with a link.</span></div>
-  {passplay.form_html()}
+  {passplay.form_html(ctl.error)}
   <div class="actions profile-links">
     <button type="button" class="secondary" data-action="stats" data-testid="open-stats">Statistics</button>
     <button type="button" class="secondary" data-action="settings" data-testid="open-settings">Settings</button>
