@@ -9,7 +9,9 @@ Each phase starts from a table built under CPython (the engine, stepped with the
 cards) and put in the page's save, so every run shows the same deals: the deal (choosing crib
 cards), the play (a pile on the table, the player to move), the play's end (the last card on
 the pile for a beat before the show, at the slow pace: one size a time), the show (reached by
-playing on in the page), and the end of the game. Uses serve.py and Debian's Chromium like the browser tests.
+playing on in the page), the end of the game, and a pass and play table's cover between two
+people (web.passplay: people in every seat, a game resumed late). Uses serve.py and Debian's Chromium
+like the browser tests.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from harness import launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from tables import load, play_until, saves  # noqa: E402
+from tables import load, pass_and_play, play_until, saves  # noqa: E402
 
 import serve  # noqa: E402
 
@@ -37,7 +39,8 @@ GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light
                  (3, "show", "390x844", "dark"), (4, "show", "1280x800", "dark"),
                  (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
                  (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light"),
-                 (2, "end", "1280x800", "light"), (3, "end", "390x844", "dark")]
+                 (2, "end", "1280x800", "light"), (3, "end", "390x844", "dark"),
+                 (2, "cover", "390x844", "dark"), (3, "cover", "1280x800", "light")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:
@@ -78,7 +81,7 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     parser.add_argument("--sizes", nargs="*", default=list(SIZES))
     parser.add_argument("--themes", nargs="*", default=["light", "dark"])
-    parser.add_argument("--phases", nargs="*", default=["discard", "play", "end", "show", "over"])
+    parser.add_argument("--phases", nargs="*", default=["discard", "play", "end", "show", "over", "cover"])
     parser.add_argument("--gallery", action="store_true", help="also write docs/gallery/")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -108,6 +111,9 @@ def main(argv=None) -> None:
                     load(page, site, table["over"])
                     play_until(page, "verdict")
                     shoot(page, name.format("over"), args.sizes, jpeg_for)
+                if "cover" in args.phases:
+                    load(page, site, pass_and_play(["person"] * (players - 1)), ready='[data-testid="cover"]')
+                    shoot(page, name.format("cover"), args.sizes, jpeg_for)
                 context.close()
                 print(f"{players} players, {theme}: done", flush=True)
         browser.close()

@@ -61,13 +61,14 @@ def thirty_one(players: int = 2) -> tuple[str, str]:
     raise RuntimeError("no 31 to make")
 
 
-def load(page, site: str, save: str) -> None:
+def load(page, site: str, save: str, ready: str = '[data-testid="hand"]') -> None:
+    """Open the page on ``save``, once ``ready`` shows (a pass and play table's cover, else the hand)."""
     page.goto(site + "?speed=instant")
     wait_ready(page)         # (a reload before that would cancel the runtime's downloads)
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [SAVE_KEY, save])
     page.reload()
     wait_ready(page)
-    page.wait_for_selector('[data-testid="hand"]')
+    page.wait_for_selector(ready)
 
 
 def play_until(page, wanted: str, play=None) -> None:
@@ -109,3 +110,33 @@ def late_pile(players: int) -> str:
                     and len(view.pile) >= 4 and len(view.hand) <= 2:
                 return ctl.session.to_json()
     raise RuntimeError("no long pile")
+
+
+def pass_and_play(kinds: list[str], seed: int = 11) -> str:
+    """A pass and play table near its end (61 points), saved between two hands: the first seed
+    from ``seed`` whose game is not over by then."""
+    form = {"mode": "passplay", "name": "Ann", "players": str(len(kinds) + 1), "level": "easy", "target": "61"}
+    for seat, kind in enumerate(kinds, start=1):
+        form |= {f"seat{seat}": f"P{seat + 1}", f"kind{seat}": kind}
+    for tried in range(seed, seed + 50):
+        ctl = Controller(seed_source=lambda tried=tried: tried)
+        ctl.command("start", form)
+        while not ctl.is_over():
+            view = ctl.game.view(ctl.seat)
+            if ctl.cover() is not None:
+                ctl.command("reveal")
+            elif ctl.seat_screen.beat is not None:
+                ctl.seat_screen.end_beat()
+            elif ctl.seat_screen.show:
+                ctl.command("continue")
+                if max(ctl.game.state.scores) >= 40 and not ctl.is_over():
+                    return ctl.game.to_json()
+            elif ctl.bot_waiting():
+                ctl.bot_step()
+            elif view.phase == DISCARDING:
+                for card in view.hand[:view.config.to_crib]:
+                    ctl.command("select", str(card))
+                ctl.command("confirm-discard")
+            else:
+                ctl.command("play", str(view.legal[0].card))
+    raise RuntimeError("no late table")

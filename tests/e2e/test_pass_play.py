@@ -10,13 +10,15 @@ on screen, which is the person the game waited for.
 import pytest
 from harness import AXE, check_sizes, screenshot, wait_ready
 from playwright.sync_api import Page, expect
+from tables import load, pass_and_play
 
 from game.engine import OVER
 from web import passplay
-from web.controller import Controller
 from web.session import Session
 
 pytestmark = pytest.mark.e2e
+
+COVER = '[data-testid="cover"]'
 
 WAITING = ('[data-testid="cover"], [data-testid="verdict"], [data-testid="show"], '
            '[data-action="select"], [data-action="play"]:not([disabled])')
@@ -108,43 +110,8 @@ def test_two_people_play_a_whole_game_on_one_device(page, site):
     expect(page.get_by_test_id("stats")).to_contain_text("Pass-and-play · 2 players")
 
 
-def late_save(kinds: list[str], seed: int = 11) -> str:
-    """A pass and play table near its end (61 points), saved between two hands: the first seed
-    from ``seed`` whose game is not over by then."""
-    form = {"mode": "passplay", "name": "Ann", "players": str(len(kinds) + 1), "level": "easy", "target": "61"}
-    for seat, kind in enumerate(kinds, start=1):
-        form |= {f"seat{seat}": f"P{seat + 1}", f"kind{seat}": kind}
-    for tried in range(seed, seed + 50):
-        ctl = Controller(seed_source=lambda tried=tried: tried)
-        ctl.command("start", form)
-        while not ctl.is_over():
-            view = ctl.game.view(ctl.seat)
-            if ctl.cover() is not None:
-                ctl.command("reveal")
-            elif ctl.seat_screen.beat is not None:
-                ctl.seat_screen.end_beat()
-            elif ctl.seat_screen.show:
-                ctl.command("continue")
-                if max(ctl.game.state.scores) >= 40 and not ctl.is_over():
-                    return ctl.game.to_json()
-            elif ctl.bot_waiting():
-                ctl.bot_step()
-            elif view.phase == "discard":
-                for card in view.hand[:view.config.to_crib]:
-                    ctl.command("select", str(card))
-                ctl.command("confirm-discard")
-            else:
-                ctl.command("play", str(view.legal[0].card))
-    raise RuntimeError("no late table")
-
-
 def test_three_people_and_a_bot_finish_a_resumed_game(page, site):
-    page.goto(site + "?speed=instant")
-    wait_ready(page)
-    page.evaluate("(save) => localStorage.setItem('cribbage.table.v1', save)", late_save(["bot", "person", "person"]))
-    page.reload()
-    wait_ready(page)
-    expect(page.get_by_test_id("cover")).to_be_visible()     # a resumed game: behind a cover
+    load(page, site, pass_and_play(["bot", "person", "person"]), ready=COVER)    # resumed behind a cover
     covers = play_out(page)
     session = saved(page)
     assert session.state.phase == OVER
@@ -153,15 +120,10 @@ def test_three_people_and_a_bot_finish_a_resumed_game(page, site):
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci)")
 def test_the_cover_has_no_axe_violations_and_is_pictured(page, site):
-    load_cover = late_save(["person"], seed=5)
-    problems: list[str] = []
+    save, problems = pass_and_play(["person"], seed=5), []
     for theme in ("dark", "light"):
         page.emulate_media(color_scheme=theme)
-        page.goto(site + "?speed=instant")
-        wait_ready(page)
-        page.evaluate("(save) => localStorage.setItem('cribbage.table.v1', save)", load_cover)
-        page.reload()
-        wait_ready(page)
+        load(page, site, save, ready=COVER)
         expect(page.get_by_test_id("reveal")).to_be_focused()
         check_sizes(page, f"cover ({theme})", problems)
     assert not problems, "\n".join(problems)
