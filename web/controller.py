@@ -144,6 +144,8 @@ class Controller(SeatTable):
         name = clean_name(form.get("name"), "You")
         bots: list[str | None]
         if form.get("mode") == "passplay":
+            if players in (2, 3, 4):     # the form's choices stay on it when its seats are refused
+                self.prefs.update(level=level, players=players, target=target)
             names, bots = passplay.seats_from_form(form, players, level)
         else:
             names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]

@@ -126,18 +126,18 @@ def form_html(error: str = "") -> str:
     >>> html = form_html()
     >>> html.count('name="seat'), 'value="passplay"' in html, "open" in html
     (3, True, False)
-    >>> '<p class="error" role="alert">two &lt;b&gt;</p><details class="passplay" open' in form_html("two <b>")
+    >>> '<p class="notice" role="alert">two &lt;b&gt;</p><details class="passplay" open' in form_html("two <b>")
     True
     """
     def seat(n: int) -> str:
         kinds = "".join(f'<label class="choice"><input type="radio" name="kind{n}" value="{kind}"'
                         f'{" checked" if kind == "person" else ""} data-testid="seat-{kind}-{n}">'
                         f'<span>{kind.capitalize()}</span></label>' for kind in KINDS)
-        return (f'<fieldset class="seat-choice"><legend>Seat {n + 1}</legend>'
+        return (f'<fieldset class="seat-choice seat-{n + 1}"><legend>Seat {n + 1}</legend>'
                 f'<input name="seat{n}" maxlength="24" placeholder="Player {n + 1}" aria-label="Seat {n + 1}: name" '
                 f'data-testid="seat-name-{n}">{kinds}</fieldset>')
 
-    said = f'<p class="error" role="alert">{escape(error)}</p>' if error else ""
+    said = f'<p class="notice" role="alert">{escape(error)}</p>' if error else ""
     return (said + f'<details class="passplay"{" open" if error else ""} data-testid="passplay"><summary>Play on this device (pass and play)</summary>'
             '<p class="hint">Two to four people share this screen; a cover hides each hand until its player '
             'taps. Seat 1 is yours (the name above); Players says how many seats there are.</p>'
