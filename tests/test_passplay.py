@@ -153,6 +153,14 @@ def test_nothing_moves_under_a_cover():
     assert ctl.cover() is None and ctl.seat != holder.seat
 
 
+def test_back_to_the_game_from_the_start_screen_is_behind_a_cover():
+    ctl = start(["person"], seed=4)
+    ctl.command("reveal")
+    ctl.command("to-start")
+    ctl.command("resume")
+    assert ctl.screen == "table" and ctl.cover() == ctl.game.names[ctl.seat]
+
+
 def test_a_saved_game_resumes_behind_a_cover():
     ctl = start(["person", "person"], seed=6)
     for _ in range(30):

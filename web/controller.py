@@ -177,8 +177,10 @@ class Controller(SeatTable):
             self.screen = "table"
 
     def to_start(self, _: object = None) -> None:
-        """Back to the start screen; the game waits there ("Back to the game")."""
+        """Back to the start screen; the game waits there ("Back to the game"), a pass and play
+        game behind a cover: whoever comes back to it may not be the person who left."""
         self.screen = "start"
+        self.fresh = self.passing
         self.seat_screen.leave()
 
     def move(self, action: Action) -> None:
