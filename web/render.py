@@ -39,7 +39,7 @@ def render(ctl: TableModel, log_open: bool = True, narrow: bool = False) -> str:
     if ctl.screen == "table":
         cover = ctl.cover()     # (pass and play: the table is not drawn under it, no card in the page)
         if cover is not None:
-            return cover_html(cover, ctl.seat_screen.announcement)
+            return cover_html(cover)
         return render_table(ctl, table_parts(ctl, narrow), log_open)
     if ctl.screen == "start":
         return render_start(ctl)
