@@ -41,7 +41,8 @@ if TYPE_CHECKING:   # the coach loads after the start (web.lazy.AFTER_READY)
 
 
 class Controller(SeatTable):
-    """One player's table in the browser: seat 0 is the player, the other seats are bots."""
+    """One player's table in the browser: seat 0 is the player, the other seats are bots (at
+    pass and play, people too: the seat is then the person the game waits for)."""
 
     seat: int     # always a seat (a guest's is None until the host welcomes it: web.friends.guest)
 
@@ -219,8 +220,9 @@ class Controller(SeatTable):
         self.seat_screen.announcement = f"{self.game.names[person]}'s turn."
 
     def key(self, key: object) -> None:
-        """Over a cover, Enter (or Space) reveals the table; else the table's keys."""
-        if self.cover() is not None and key in ("Enter", " "):
+        """Over a cover, Enter reveals the table (wherever the focus is; Space too, on its
+        button, which has the focus); else the table's keys."""
+        if self.cover() is not None and key == "Enter":
             self.reveal()
         else:
             super().key(key)
