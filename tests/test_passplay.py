@@ -77,7 +77,11 @@ def play_out(ctl):
             covers.append((cover, ctl.game.state.phase))
         if ctl.is_over() and not ctl.seat_screen.show and ctl.seat_screen.beat is None:
             return covers
+        state, lines = ctl.game.state, len(ctl.game.log)
         step(ctl)
+        if state.phase == DISCARDING:      # the hand history says who discarded, never what
+            held = {card.face for hand in state.hands for card in hand}
+            assert not [line for line in ctl.game.log[lines:] if any(face in line for face in held)]
     raise AssertionError("the game did not end")
 
 
