@@ -474,7 +474,7 @@ class HostTable(FairRounds):
     def add_chat(self, name: str, text: str, system: bool) -> None:
         line = self.chat_line(name, text, system)
         self.chat = (self.chat + [line])[-CHAT_KEPT:]
-        self.broadcast(protocol.chat_lines([line]))
+        self.tell_everyone(protocol.chat_lines([line]))
 
     # -- after a move (a guest's, the host's or a bot's) --
 
@@ -526,13 +526,17 @@ class HostTable(FairRounds):
                               [self.seat_json(seat) for seat in range(self.players)], self.coach, len(self.watchers))
 
     def send_table(self) -> None:
-        self.broadcast(self.table_message())
+        self.tell_everyone(self.table_message())
 
     def broadcast(self, text: str) -> None:
-        """To every seated guest and every spectator: the table and the chat."""
+        """To every seated guest (the fair deal's rounds too: never to a spectator)."""
         for conn, seat in self.seat_of.items():
             if seat is not None:
                 self.send(conn, text)
+
+    def tell_everyone(self, text: str) -> None:
+        """To every seated guest and every spectator: the table and the chat."""
+        self.broadcast(text)
         for conn in self.watchers.conns:
             self.send(conn, text)
 
