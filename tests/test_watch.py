@@ -263,7 +263,7 @@ def test_the_players_list_says_how_many_watch():
     watch(wire, "w:1")
     spectator = watch(wire, "w:2")
     for ctl in (wire.host, gus, spectator):
-        assert '<p class="watching" data-testid="watching">2 watching</p>' in render_lobby(ctl)
+        assert '<p class="watching-count" data-testid="watching">2 watching</p>' in render_lobby(ctl)
     wire.host.watch_link = "https://example.org/?table=" + wire.table.watchers.room + "#h=x&w=1"
     assert 'data-testid="watch-link"' in render_lobby(wire.host)
     assert 'data-testid="watch-link"' not in render_lobby(gus) + render_lobby(spectator)
@@ -278,7 +278,7 @@ def test_a_spectator_s_screen_is_the_seat_screen_with_no_hand_of_its_own():
     assert hand.count('data-card="back"') == sizes[0] and 'data-action="select"' not in html
     assert "Your hand" not in html and "(you)" not in html and "Hana’s hand" in html
     assert 'data-testid="chat-input"' not in html and 'data-testid="watch-note"' in html
-    assert 'data-testid="fair' not in html and table_parts(spectator)["under_scores"].count("Watching") == 1
+    assert 'data-testid="fair' not in html and "Watching from Hana’s place" in table_parts(spectator)["under_scores"]
     assert "The players choose their crib cards" in html
     spectator.command("select", str(wire.table.session.view(0).hand[0]))      # nothing to choose
     spectator.command("confirm-discard")

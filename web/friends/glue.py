@@ -449,7 +449,7 @@ class Friends:
 
     def flush(self) -> None:
         """Send what the controller has queued for the network."""
-        if self.net is None or not self.ctl.multiplayer:
+        if self.net is None or not self.ctl.multiplayer or self.ctl.watching:    # (a spectator sends nothing)
             return
         if self.ctl.hosting:
             for conn, text in self.host.table.take_outbox():

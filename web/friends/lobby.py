@@ -55,7 +55,7 @@ def watching_count(ctl: Friends) -> int:
 def watching_line(ctl: Friends) -> str:
     """Under the players: ``2 watching`` (nothing while no one watches)."""
     count = watching_count(ctl)
-    return f'<p class="watching" data-testid="watching">{count} watching</p>' if count else ""
+    return f'<p class="watching-count" data-testid="watching">{count} watching</p>' if count else ""
 
 
 def watch_setting(ctl: HostController) -> str:
@@ -392,7 +392,8 @@ def chat_jump(ctl: Friends) -> str:
 def table_parts(ctl: Friends) -> dict[str, str]:
     """What a friends table adds to the table (`web.table.render.TableParts`): the fair deal's
     mark under a guest's scores, the phone's chat bar and the chat beside the table."""
-    under = ('<p class="watch-tag" data-testid="watch-tag">Watching</p>' if ctl.watching
+    under = (f'<p class="watch-tag" data-testid="watch-tag">Watching from {escape(ctl.names()[0])}’s place</p>'
+             if ctl.watching
              else "" if ctl.hosting else fair_strip(as_guest(ctl)))
     return {"under_scores": under, "chat_jump": chat_jump(ctl),
             "side": chat_panel(ctl)}
