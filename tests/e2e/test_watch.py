@@ -57,7 +57,6 @@ def test_a_spectator_watches_a_game_to_the_end_and_can_do_nothing_else(people, s
     expect(host.get_by_test_id("watching")).to_have_text("1 watching", timeout=10_000)
     assert [s.name for s in host_session_seats(host)] == ["Hana", "Gus"]
 
-    screenshot(host, "watch-lobby-host"); screenshot(spectator, "watch-lobby-spectator")
     host.get_by_test_id("start-table").click()
     expect(spectator.get_by_test_id("hand").locator('[data-card="back"]')).to_have_count(6, timeout=10_000)
     expect(spectator.get_by_test_id("status")).to_contain_text("The players choose their crib cards")
