@@ -1,4 +1,4 @@
-"""Spectators in real browsers (the CPython side is tests/test_watch.py): the host lets people
+"""Spectators in real browsers (the CPython side is tests/test_watch.py; this file is named apart from it: pytest imports tests by their base name): the host lets people
 watch, a spectator opens the watch link and watches a game to the end, the players list says
 how many watch, a watch link with its ``w=1`` cut off seats no one, a patched spectator page's
 messages over its own channel change nothing, and the host's switch sends every spectator away."""
