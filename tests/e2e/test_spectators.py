@@ -8,7 +8,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from harness import screenshot, spied, wait_ready, with_query
+from harness import check_sizes, screenshot, spied, wait_ready, with_query
 from playwright.sync_api import expect
 from test_friends import chat, check_scores, host_session, host_table, join, play
 
@@ -66,6 +66,9 @@ def test_a_spectator_watches_a_game_to_the_end_and_can_do_nothing_else(people, s
 
     play([host, guest], moves=3)
     screenshot(spectator, "watch-table")
+    problems: list[str] = []
+    check_sizes(spectator, "a spectator's table", problems)
+    assert not problems, "\n".join(problems)
     spectator.set_viewport_size({"width": 1280, "height": 800})
     before = host_session(host).state
     spectator.evaluate(FORGED)
