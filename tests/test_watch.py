@@ -305,3 +305,10 @@ def test_a_host_without_watching_refuses_a_channel_it_never_opened():
     refused = watch(wire, "w:1")
     assert refused.screen == "rejected" and len(wire.table.watchers) == 0
     assert wire.table.table_message().endswith('"watching":0}')
+
+
+def test_a_guest_drops_a_spectator_s_message():
+    wire, gus, _ = started_with_a_spectator()
+    before = gus.view()
+    gus.receive(protocol.watch(wire.table.session.view(0), ()))
+    assert gus.view() == before and gus.drops[-1] == "a spectator's watch message"

@@ -178,7 +178,10 @@ class GuestController(SeatTable):
             if bad.code == "version":    # the host (its channel is verified) speaks another version
                 self.screen, self.rejected, self.joining = "rejected", protocol.REJECT_REASONS["version"], False
             return
-        self.handlers()[message.type](message)
+        handler = self.handlers().get(message.type)
+        if handler is None:         # (a spectator's watch: never a seat's)
+            return self.drop(f"a spectator's {message.type} message")
+        handler(message)
 
     def drop(self, reason: str) -> None:
         self.drops = (self.drops + [reason])[-DROPS_KEPT:]
