@@ -121,6 +121,11 @@ def main(argv=None) -> None:
         write_gallery()
 
 
+# Pictures a browser test takes (test-artifacts/, copied here by hand), and what each shows.
+TAKEN_BY_TESTS = {"2p-watch-light-1280x800.png": "2 players · a spectator's table, from the host's place "
+                                                 "(tests/e2e/test_spectators.py) · 1280x800 · light"}
+
+
 def write_gallery() -> None:
     """docs/gallery/index.html: each picture, beside the same table as it looked before issue 37
     where docs/gallery/before/ has it (taken once, with the same script, from the code before)."""
@@ -132,7 +137,9 @@ def write_gallery() -> None:
         before = f'<img src="before/{name}.jpg" alt="{said}, before" loading="lazy">'
         return (f'  <figure class="pair"><div>{before}{now}</div>'
                 f'<figcaption>{said}: before issue 37 (left) and now</figcaption></figure>')
-    figures = "\n".join(figure(*shot) for shot in GALLERY_SHOTS)
+    figures = "\n".join([figure(*shot) for shot in GALLERY_SHOTS] + [
+        f'  <figure><img src="{name}" alt="{said}" loading="lazy"><figcaption>{said}</figcaption></figure>'
+        for name, said in TAKEN_BY_TESTS.items() if (GALLERY / name).exists()])
     (GALLERY / "index.html").write_text(f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Cribbage: the table, in pictures</title>

@@ -61,6 +61,7 @@ class SeatTable(CoachedSeat):
 
     multiplayer = False      # a table with friends (chat, presence, the fair deal)
     hosting = False          # ... and this browser hosts it
+    watching = False         # ... or only watches it: no hand, no moves (web.friends.spectator)
     link = ""                # the connection's trouble in words ("" when all is well)
     seat: int | None         # None: a guest the host has not welcomed yet
 

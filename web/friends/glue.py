@@ -11,7 +11,9 @@ A page opened with ``?table=ROOM`` is that table's host if this browser saved a 
 table for ROOM (so a host's reload resumes it), and a guest otherwise. The link's
 ``#fragment`` (never sent to a server) carries ``h=PIN``, the host's identity that a guest
 checks every connection against (`web.net.identity`), and for tables without a relay
-``offer=CODE``, an invite by code.
+``offer=CODE``, an invite by code. A watch link names the table's watch room instead, with
+``w=1``: its page is a spectator's (`web.friends.spectator`), and the host takes every channel
+through that room as a spectator's (`web.friends.watchers`), whatever the page says.
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ CODE_LOST = ("Lost the connection to the host. Without a relay there is no recon
 # Copy buttons: the field each copies, and what to say once it is on the clipboard.
 COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your friends."),
         "copy-code-link": ("code-invite-link", "Invite link copied: send it to one friend."),
-        "copy-answer": ("answer-code", "Answer code copied: send it to your host.")}
+        "copy-answer": ("answer-code", "Answer code copied: send it to your host."),
+        "copy-watch-link": ("watch-link", "Watch link copied: whoever has it can watch, never play.")}
+WATCH = "w:"           # the table's name for a channel through the watch room (the net's are c1, c2…)
 
 
 def rounded_ms(rtt: float | None) -> int | None:
@@ -96,6 +100,8 @@ class Friends:
     def __init__(self, app: Page) -> None:
         self.app = app
         self.net: HostNet | GuestNet | CodeGuestNet | None = None     # while a table is open
+        self.watch_net: HostNet | None = None     # the host's watch room, while people may watch
+        self.identity: tuple[JsProxy, JsProxy | None, bytes] | None = None   # the hosted table's keys
 
     @property
     def ctl(self) -> SeatTable:
@@ -213,7 +219,9 @@ class Friends:
         from .protocol import VERSION
         self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public,
                                  version=VERSION)
+        self.identity = (certificate, pair, public)
         net.start()
+        self.sync_watch()
         self.paint()
         spawn(self._watch_paths(ctl))
         spawn(self._fair_clock(ctl))
@@ -245,6 +253,57 @@ class Friends:
             if shown != ctl.paths and self.ctl is ctl:
                 ctl.paths = shown
                 self.paint()
+
+    def sync_watch(self) -> None:
+        """Host: the watch room open while the table lets people watch (a fresh room each time
+        it is turned on), closed once it does not; its channels are the table's as ``w:conn``."""
+        if not self.ctl.hosting or self.net is None or self.identity is None:
+            return
+        ctl, old = self.host, self.watch_net
+        table, room = ctl.table, ctl.table.watchers.room
+        if old is not None and old.room != room:
+            self.watch_net, ctl.watch_link = None, ""
+            asyncio.get_event_loop().call_later(0.5, old.close)   # let the spectators' goodbye leave first
+        if room is None or self.watch_net is not None:
+            return
+        from ..net.transport import HostNet, trace
+        from .protocol import VERSION
+
+        def opened(conn: str) -> None:
+            table.watch_connect(WATCH + conn)
+            net.seated(c.removeprefix(WATCH) for c in table.watchers.conns)
+            self.after_input()
+
+        def message(conn: str, text: str) -> None:
+            table.receive(WATCH + conn, text)     # (refused, whatever it is: only the answer to send)
+            self.flush()
+
+        def closed(conn: str) -> None:
+            table.disconnect(WATCH + conn)
+            self.after_input()
+
+        certificate, pair, public = self.identity
+        self.watch_net = net = HostNet(room, opened, message, closed, lambda text: trace(f"host: watch room: {text}"),
+                                       certificate, pair, public, version=VERSION)
+        ctl.watch_link = self.invite_link(room, ctl.pin, ctl.key_pin) + "&w=1"
+        net.start()
+
+    def _open_watch(self, room: str, pin: str | None, key: str | None) -> None:
+        """A watch link: a spectator's page, that connects like a guest's and sends nothing."""
+        from ..net.transport import GuestNet
+        from .protocol import VERSION
+        from .spectator import SpectatorController
+        ctl = SpectatorController(room, prefs=self.ctl.prefs)
+        ctl.pin, ctl.key_pin = clean_pin(pin), clean_pin(key)
+        ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
+        ctl.link = "Connecting to the table…"
+        self.app.ctl = ctl
+        if ctl.pin is None:      # a cut link: without the host's identity, connect to no one
+            ctl.screen, ctl.rejected = "rejected", NO_PIN
+            return
+        self.net = net = GuestNet(room, self.guest_open, self.guest_message, self.guest_closed, self.link_status,
+                                  ctl.pin, ctl.key_pin, version=VERSION)
+        net.start()
 
     def _open_table(self, room: str, offer: str | None = None, pin: str | None = None,
                     key: str | None = None) -> None:
@@ -324,7 +383,10 @@ class Friends:
         if self.net is not None:     # a new invite link pasted into this tab: start over
             net, self.net = self.net, None
             net.close()
-        self._open_table(room, fragment.get("offer") or None, fragment.get("h"), fragment.get("k"))
+        if fragment.get("w") == "1":
+            self._open_watch(room, fragment.get("h"), fragment.get("k"))
+        else:
+            self._open_table(room, fragment.get("offer") or None, fragment.get("h"), fragment.get("k"))
 
     def got_answer(self, code: str) -> None:
         self.guest.answer_code = code
@@ -355,6 +417,9 @@ class Friends:
         self.paint()
 
     def guest_open(self) -> None:
+        if self.ctl.watching:    # a spectator says nothing: the host speaks first
+            self.ctl.link = ""
+            return self.after_input()
         if not self.guest.hello_queued:
             self.guest.rejoin()
         self.guest.link = ""
@@ -384,11 +449,15 @@ class Friends:
 
     def flush(self) -> None:
         """Send what the controller has queued for the network."""
-        if self.net is None or not self.ctl.multiplayer:
+        if self.net is None or not self.ctl.multiplayer or self.ctl.watching:    # (a spectator sends nothing)
             return
         if self.ctl.hosting:
             for conn, text in self.host.table.take_outbox():
-                self.host_net.send(conn, text)
+                if not conn.startswith(WATCH):
+                    self.host_net.send(conn, text)
+                elif self.watch_net is not None:
+                    self.watch_net.send(conn.removeprefix(WATCH), text)
+            self.sync_watch()       # (after the spectators' goodbye, when watching has just been turned off)
         else:
             unsent = [text for text in self.guest.take_outbox() if not self.guest_net.send(text)]
             self.guest.outbox[:0] = unsent
@@ -413,7 +482,7 @@ class Friends:
         """Leave (a guest) or close (the host) the table, back to the start screen. Mid-game,
         only once the player confirms."""
         ctl = self.ctl
-        view = ctl.view() if ctl.screen == "table" else None
+        view = ctl.view() if ctl.screen == "table" and not ctl.watching else None
         if view is not None and view.phase != "over" and not js.window.confirm(
                 "Close this table for everyone?" if ctl.hosting
                 else "Leave this game? A bot can take your seat until you come back."):
@@ -421,14 +490,15 @@ class Friends:
         if ctl.hosting:
             self.host.table.close()      # every guest hears why the table went away
             self.flush()
-        if self.net is not None:
-            net, self.net = self.net, None
-            asyncio.get_event_loop().call_later(0.5, net.close)   # let the goodbye leave first
+        for net in (self.net, self.watch_net):
+            if net is not None:
+                asyncio.get_event_loop().call_later(0.5, net.close)   # let the goodbye leave first
+        self.net = self.watch_net = self.identity = None
         if ctl.hosting:
             storage.write(storage.HOST_KEY, None)
             from ..net.keystore import forget_table
             spawn(forget_table(self.host.room))
-        else:
+        elif not ctl.watching:
             self.guest.token = None
             self.save_seat(self.guest)       # (forgets this seat)
         prefs = dict(ctl.prefs) if ctl.hosting else None
@@ -438,7 +508,9 @@ class Friends:
 
     def save_seat(self, ctl: GuestController) -> None:
         """Keep this guest's seat (token, message number, fair deal) for a reload, under its
-        table and host pin."""
+        table and host pin. A spectator has none."""
+        if ctl.watching:
+            return
         saved = storage.read_json(storage.GUEST_KEY, max_depth=12)
         if ctl.token:
             entry = {"room": ctl.room, "token": ctl.token, "seated": ctl.was_seated, "name": ctl.prefs["name"],

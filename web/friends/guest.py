@@ -9,11 +9,11 @@ host's next view arrives. Every message from the host goes to one handler, by it
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":5,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
+['{"v":6,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
-(['{"v":5,"type":"chat","text":"hi","n":1}'], 1)
+(['{"v":6,"type":"chat","text":"hi","n":1}'], 1)
 >>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
 0
 """
@@ -178,7 +178,10 @@ class GuestController(SeatTable):
             if bad.code == "version":    # the host (its channel is verified) speaks another version
                 self.screen, self.rejected, self.joining = "rejected", protocol.REJECT_REASONS["version"], False
             return
-        self.handlers()[message.type](message)
+        handler = self.handlers().get(message.type)
+        if handler is None:         # (a spectator's watch: never a seat's)
+            return self.drop(f"a spectator's {message.type} message")
+        handler(message)
 
     def drop(self, reason: str) -> None:
         self.drops = (self.drops + [reason])[-DROPS_KEPT:]

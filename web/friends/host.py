@@ -8,6 +8,8 @@ own `view` and the public events, so hidden cards and the seed stay in the host'
 until the game is over; then each guest gets the game's `record` (config, seed, moves) for its
 own history (a rematch deals from a fresh seed). Every hand is dealt fairly (`game.fair`,
 `web.friends.fair_table`): the game begins once the guests have added to the first shuffle.
+Spectators, while the host lets people watch, get the public view and the chat, and can do
+nothing (`web.friends.watchers`).
 
 >>> table = HostTable("room-0123456789", players=2, target=61, host_name="Ann",
 ...                   token_source=lambda: "t" * 22, clock=lambda: 0.0)
@@ -43,6 +45,7 @@ from .fair_host import FairDealer
 from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
 from .protocol import ChatLine, Message, ProtocolError, SeatInfo, parse
+from .watchers import WATCH_ONLY, Watchers
 from ..session import Session, clean_name
 
 if TYPE_CHECKING:
@@ -115,6 +118,7 @@ class HostTable(FairRounds):
         self.coach = False               # the host lets each player's coach review their hands
         self.rebinds: dict[int, list[float]] = {}   # seat -> when hellos moved it to a new channel
         self.removed: list[str] = []     # seat tokens of friends the host removed from the lobby
+        self.watchers = Watchers()       # spectators, never in seat_of (web.friends.watchers)
 
     # -- reading --
 
@@ -155,8 +159,37 @@ class HostTable(FairRounds):
         self.flows[conn] = Flow()
         self.send(conn, self.table_message())
 
+    def watch_connect(self, conn: str) -> None:
+        """A new channel through the watch link's room: a spectator, if watching is on and
+        the table has room for one more; else told why, and nothing it sends is taken."""
+        refused = self.watchers.admit(conn)
+        if refused is not None:
+            self.send(conn, protocol.reject(refused))
+            return self.drop(conn, f"a spectator refused: {refused}")
+        self.flows[conn] = Flow()
+        self.send_table()
+        self.send(conn, protocol.chat_lines(self.chat))
+        self.send_watch(conn, (), full=True)
+
+    def set_watching(self, on: bool) -> None:
+        """The host lets people watch (a fresh watch link each time) or stops it: every
+        spectator is told, and the old link opens nothing any more."""
+        if on == (self.watchers.room is not None):
+            return
+        if on:
+            self.watchers.start(self.token_source())
+            self.system("The host lets people watch this table (they see no one's hand)")
+        else:
+            for conn in self.watchers.stop():
+                self.send(conn, protocol.reject("watch-closed"))
+                self.flows.pop(conn, None)
+            self.system("The host closed watching")
+        self.send_table()
+
     def disconnect(self, conn: str) -> None:
         self.flows.pop(conn, None)
+        if self.watchers.left(conn):
+            return self.send_table()
         self.in_step.discard(conn)
         seat = self.seat_of.pop(conn, None)
         if seat is not None:
@@ -168,11 +201,15 @@ class HostTable(FairRounds):
         for conn, seat in self.seat_of.items():
             if seat is not None:
                 self.send(conn, protocol.reject("closed"))
+        for conn in self.watchers.conns:
+            self.send(conn, protocol.reject("closed"))
 
     def receive(self, conn: str, text: object) -> bool:
         """Handle one message from ``conn``; a bad one is dropped with a logged reason, and
         one over the sender's rate limit is dropped before any work (`web.friends.limits`).
         True when the message was taken (the host's screen may have changed)."""
+        if conn in self.watchers:
+            return self.from_watcher(conn, text)
         if conn not in self.seat_of:
             self.drop(conn, "not connected")
             return False
@@ -189,6 +226,19 @@ class HostTable(FairRounds):
             return False
         self.take(conn, message)
         return True
+
+    def from_watcher(self, conn: str, text: object) -> bool:
+        """A spectator sent something: whatever it is, it is refused (within the channel's rate
+        limits, checked first: a flood costs nothing) and changes nothing. Never taken: False."""
+        if not self.admit(conn, "watching"):
+            return False
+        try:
+            kind = parse(text, "guest").type
+        except ProtocolError:
+            kind = "malformed"
+        self.send(conn, protocol.reject("watch-only") if kind == "hello" else protocol.error(WATCH_ONLY))
+        self.drop(conn, f"a spectator's {kind} message")
+        return False
 
     def repeated(self, conn: str, message: Message) -> bool:
         """A numbered message taken already (sent again after a drop): it costs only an ack,
@@ -424,7 +474,7 @@ class HostTable(FairRounds):
     def add_chat(self, name: str, text: str, system: bool) -> None:
         line = self.chat_line(name, text, system)
         self.chat = (self.chat + [line])[-CHAT_KEPT:]
-        self.broadcast(protocol.chat_lines([line]))
+        self.tell_everyone(protocol.chat_lines([line]))
 
     # -- after a move (a guest's, the host's or a bot's) --
 
@@ -450,6 +500,14 @@ class HostTable(FairRounds):
         for seat in self.seat_of.values():
             if seat is not None:
                 self.send_view(seat, events, full)
+        for conn in self.watchers.conns:
+            self.send_watch(conn, events, full)
+
+    def send_watch(self, conn: str, events: Iterable[Event], full: bool) -> None:
+        """A spectator's public view, from the host's place (`web.friends.protocol.watch`): no
+        fair deal's round and no record, which only the seated need."""
+        if self.session is not None:
+            self.send(conn, protocol.watch(self.session.view(0), events, self.session.log if full else None))
 
     def send_view(self, seat: int, events: Iterable[Event], full: bool) -> None:
         """A seat's view with the fair deal's rounds it must know by now and, once the game is
@@ -465,15 +523,22 @@ class HostTable(FairRounds):
 
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
-                              [self.seat_json(seat) for seat in range(self.players)], self.coach)
+                              [self.seat_json(seat) for seat in range(self.players)], self.coach, len(self.watchers))
 
     def send_table(self) -> None:
-        self.broadcast(self.table_message())
+        self.tell_everyone(self.table_message())
 
     def broadcast(self, text: str) -> None:
+        """To every seated guest (the fair deal's rounds too: never to a spectator)."""
         for conn, seat in self.seat_of.items():
             if seat is not None:
                 self.send(conn, text)
+
+    def tell_everyone(self, text: str) -> None:
+        """To every seated guest and every spectator: the table and the chat."""
+        self.broadcast(text)
+        for conn in self.watchers.conns:
+            self.send(conn, text)
 
     def send(self, conn: str, text: str) -> None:
         self.outbox.append((conn, text))
@@ -490,7 +555,7 @@ class HostTable(FairRounds):
         return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
                            "seats": [asdict(s) for s in self.seats], "chat": self.chat,
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
-                           "coach": self.coach, "removed": self.removed,
+                           "coach": self.coach, "removed": self.removed, "watch": self.watchers.room,
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -514,6 +579,9 @@ class HostTable(FairRounds):
             table.chat = cast("list[ChatLine]", [line for line in data["chat"] if isinstance(line, dict)][-CHAT_KEPT:])
             table.coach = data.get("coach", False) is True     # tables saved before it: off
             table.removed = [t for t in data.get("removed", []) if isinstance(t, str)][-REMOVED_KEPT:]
+            watch = data.get("watch")           # tables saved before spectators: not watched
+            if isinstance(watch, str) and protocol.TOKEN.fullmatch(watch):
+                table.watchers.start(watch)
             if data["session"] is not None:
                 table.session = Session.from_json(data["session"])
             fair = data.get("fair")

@@ -32,6 +32,7 @@ class HostController(Controller):
         super().__init__(seed_source, prefs)
         self.table = table
         self.invite = ""     # the invite link, set by the glue
+        self.watch_link = ""  # the watch link while people may watch (web.friends.watchers), set by the glue
         self.pin = ""        # the table's identity in the invite link (web.net.identity), set by the glue
         self.key_pin = ""    # ... and its relay path key's (web.net.relay_path)
         self.paths: dict[int, tuple[str, int | None]] = {}   # seat -> (path, round trip ms) of each guest, by the glue
@@ -98,12 +99,18 @@ class HostController(Controller):
     # -- the host's commands --
 
     def commands(self) -> dict[str, Callable[[Any], None]]:
-        return {**SeatTable.commands(self), "table-coach": self.table_coach, "seat": self.set_seat,
+        return {**SeatTable.commands(self), "table-coach": self.table_coach, "watching": self.watching_on,
+                "seat": self.set_seat,
                 "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
                 "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "to-start": self.to_start}
 
     def table_coach(self, arg: object) -> None:
         self.table.set_coach(arg == "on")
+
+    def watching_on(self, arg: object) -> None:
+        """Let people watch with a watch link (``on``), or stop it (``off``): the glue opens or
+        closes the watch link's room to match (`web.friends.glue.Friends.sync_watch`)."""
+        self.table.set_watching(arg == "on")
 
     def set_seat(self, arg: object) -> None:
         seat, _, level = str(arg).partition(":")

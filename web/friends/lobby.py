@@ -1,7 +1,7 @@
 """HTML for tables with friends: the lobby, the guest's join form, a refusal, the chat and
 presence panel, and what a friends table adds to the table (`table_parts`). Pure functions of a
-`HostController` or a `GuestController` (``ctl.hosting`` says which); every name and chat line
-is escaped, so it is text, never markup.
+`HostController`, a `GuestController` or a `SpectatorController` (``ctl.hosting`` and
+``ctl.watching`` say which); every name and chat line is escaped, so it is text, never markup.
 
 >>> from web.friends.guest import GuestController
 >>> ctl = GuestController("room-0123456789", name="<b>Bo</b>")
@@ -20,13 +20,15 @@ from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
 from .fair_view import fair_panel, fair_strip, host_fair_panel
+from .watchers import MAX_WATCHERS
 
 if TYPE_CHECKING:
     from .guest import GuestController
     from .host_controller import HostController
     from .protocol import SeatInfo
+    from .spectator import SpectatorController
 
-    Friends = GuestController | HostController
+    Friends = GuestController | HostController | SpectatorController
 
 
 def as_host(ctl: Friends) -> HostController:
@@ -36,6 +38,46 @@ def as_host(ctl: Friends) -> HostController:
 
 def as_guest(ctl: Friends) -> GuestController:
     return cast("GuestController", ctl)
+
+
+def as_spectator(ctl: Friends) -> SpectatorController:
+    return cast("SpectatorController", ctl)
+
+
+def watching_count(ctl: Friends) -> int:
+    """How many watch the table: the host counts them, the others are told (``table``)."""
+    if ctl.hosting:
+        return len(as_host(ctl).table.watchers)
+    told = as_spectator(ctl).table if ctl.watching else as_guest(ctl).table
+    return told["watching"] if told else 0
+
+
+def watching_line(ctl: Friends) -> str:
+    """Under the players: ``2 watching`` (nothing while no one watches)."""
+    count = watching_count(ctl)
+    return f'<p class="watching-count" data-testid="watching">{count} watching</p>' if count else ""
+
+
+def watch_setting(ctl: HostController) -> str:
+    """The host's switch for spectators and, while they may watch, the watch link to send."""
+    on = ctl.table.watchers.room is not None
+    buttons = "".join(
+        f'<button type="button" class="mini{" on" if on == allow else ""}" data-action="watching" '
+        f'data-arg="{"on" if allow else "off"}" data-testid="watching-{"on" if allow else "off"}" '
+        f'aria-pressed="{str(on == allow).lower()}">{label}</button>'
+        for allow, label in ((True, "Allowed"), (False, "Off")))
+    link = ""
+    if on and ctl.watch_link:
+        link = (f'<div class="invite-row"><input readonly value="{escape(ctl.watch_link)}" '
+                f'aria-label="Watch link: anyone with it can watch" data-testid="watch-link">'
+                f'<button type="button" class="secondary" data-action="copy-watch-link" '
+                f'data-testid="copy-watch-link">Copy</button></div>')
+    elif on:
+        link = '<p class="hint">Preparing the watch link…</p>'
+    return (f'<div class="watch-setting" data-testid="watch-setting" role="group" aria-labelledby="watch-label">'
+            f'<span id="watch-label" class="label">Spectators</span><span class="controls">{buttons}</span>{link}'
+            f'<p class="hint">Anyone with the watch link sees the board, the cards played, the shows and the '
+            f'chat, never a hand; they cannot sit down, play or chat. At most {MAX_WATCHERS} at once.</p></div>')
 
 
 def clock(at: float, offset_minutes: int) -> str:
@@ -118,11 +160,14 @@ def seat_list(ctl: Friends, started: bool) -> str:
             f'<span class="dot" title="{state}"></span><span class="name">{name}</span>{team}'
             f'<span class="tag">{escape(seat_tag(ctl, seat, info))}</span>'
             f'{seat_controls(ctl, seat, info, started)}</li>')
-    return f'<ol class="seat-list" data-testid="seats">{"".join(rows)}</ol>'
+    return f'<ol class="seat-list" data-testid="seats">{"".join(rows)}</ol>{watching_line(ctl)}'
 
 
 def render_lobby(ctl: Friends) -> str:
-    if not ctl.hosting and not as_guest(ctl).table:
+    if ctl.watching and not as_spectator(ctl).table:
+        return (f'<section class="start" data-testid="connecting"><h2>Opening the table to watch…</h2>'
+                f'{link_status(ctl) or "<p class=hint>Connecting to the host.</p>"}</section>')
+    if not ctl.hosting and not ctl.watching and not as_guest(ctl).table:
         return (f'<section class="start" data-testid="connecting"><h2>Joining the table…</h2>'
                 f'{answer_panel(as_guest(ctl))}'
                 f'{link_status(ctl) or "<p class=hint>Connecting to the host.</p>"}</section>')
@@ -134,7 +179,7 @@ def render_lobby(ctl: Friends) -> str:
                   f'friends</label><div class="invite-row"><input id="invite-link" readonly '
                   f'value="{escape(host.invite)}" data-testid="invite-link">'
                   f'<button type="button" class="primary" data-action="copy-link" data-testid="copy-link">'
-                  f'Copy</button></div></div>') + code_invite_panel(host)
+                  f'Copy</button></div></div>') + code_invite_panel(host) + watch_setting(host)
     partners = ('<p class="hint">Partners sit opposite: seats 1 and 3 (team 1) play seats 2 and 4 (team 2).</p>'
                 if players == 4 else "")
     if ctl.hosting:
@@ -149,6 +194,10 @@ def render_lobby(ctl: Friends) -> str:
                  f'{"" if ready else " disabled"}>Start the game</button>'
                  f'<button type="button" class="secondary" data-action="leave" data-testid="close-table">'
                  f'Close the table</button></div><p class="hint">{note}</p>')
+    elif ctl.watching:
+        start = ('<p class="waiting" data-testid="await-start">You are watching this table: the game shows '
+                 'here once the host starts it.</p><div class="actions"><button type="button" class="secondary" '
+                 'data-action="leave" data-testid="leave">Stop watching</button></div>')
     else:
         start = ('<p class="waiting" data-testid="await-start">Waiting for the host to start the game…</p>'
                  '<div class="actions"><button type="button" class="secondary" data-action="leave" '
@@ -184,7 +233,7 @@ def coach_setting(ctl: Friends) -> str:
                 f'<span class="controls">{buttons}</span>'
                 f'<p class="hint">When allowed, each player sees a review of their own discards and pegging '
                 f'after each show. Nobody sees anyone else\'s cards.</p></div>')
-    told = as_guest(ctl).table
+    told = as_spectator(ctl).table if ctl.watching else as_guest(ctl).table
     assert told is not None, "a guest's lobby shows once the host has described the table (render_lobby)"
     if told.get("coach"):
         words = ("The host allows the coach: after each hand you see a review of your own discards "
@@ -283,7 +332,7 @@ def chat_panel(ctl: Friends, presence: bool = True) -> str:
                          f'<span class="text">{escape(line["text"])}</span></li>')
     people = leave = ""
     if presence:
-        what = "Close the table" if ctl.hosting else "Leave the table"
+        what = "Close the table" if ctl.hosting else "Stop watching" if ctl.watching else "Leave the table"
         leave = (f'<button type="button" class="secondary small leave" data-action="leave" '
                  f'data-testid="leave-game">{what}</button>')
     if presence and ctl.table:
@@ -292,7 +341,8 @@ def chat_panel(ctl: Friends, presence: bool = True) -> str:
             people += host_fair_panel(as_host(ctl))
             if as_host(ctl).relay_down:   # a friend who dropped needs a new code
                 people += code_invite_panel(as_host(ctl), expand=False)
-        else:
+            people += f'<details class="watch-panel"><summary>Spectators</summary>{watch_setting(as_host(ctl))}</details>'
+        elif not ctl.watching:      # (a spectator is not dealt in: no fair deal of its own to check)
             people += fair_panel(as_guest(ctl))
     return f"""
 <section class="chat" id="chat-panel" data-testid="chat" aria-label="Table chat">
@@ -301,13 +351,20 @@ def chat_panel(ctl: Friends, presence: bool = True) -> str:
   <h2>Table chat</h2>
   <ol class="chat-lines" data-testid="chat-lines" aria-live="polite" tabindex="0"
       aria-label="Chat messages">{"".join(lines)}</ol>
-  <form class="chat-form" data-action="chat" autocomplete="off">
+  {chat_form(ctl)}
+  {leave}
+</section>"""
+
+
+def chat_form(ctl: Friends) -> str:
+    """Where a player writes to the table; a spectator reads the chat only."""
+    if ctl.watching:
+        return '<p class="hint watch-note" data-testid="watch-note">You are watching: you read the chat, the players write in it.</p>'
+    return '''<form class="chat-form" data-action="chat" autocomplete="off">
     <input name="text" maxlength="280" placeholder="Say something to the table" aria-label="Chat message"
            data-testid="chat-input">
     <button type="submit" data-testid="chat-send">Send</button>
-  </form>
-  {leave}
-</section>"""
+  </form>'''
 
 
 def chat_jump(ctl: Friends) -> str:
@@ -323,7 +380,7 @@ def chat_jump(ctl: Friends) -> str:
                 f'<span class="chat-jump-line">{escape(ctl.link)}</span></a>')
     last = ctl.chat[-1] if ctl.chat else None
     if last is None:
-        line = "Say something to the table"
+        line = "The table's chat" if ctl.watching else "Say something to the table"
     elif last["system"]:
         line = escape(last["text"])
     else:
@@ -335,5 +392,8 @@ def chat_jump(ctl: Friends) -> str:
 def table_parts(ctl: Friends) -> dict[str, str]:
     """What a friends table adds to the table (`web.table.render.TableParts`): the fair deal's
     mark under a guest's scores, the phone's chat bar and the chat beside the table."""
-    return {"under_scores": "" if ctl.hosting else fair_strip(as_guest(ctl)), "chat_jump": chat_jump(ctl),
+    under = (f'<p class="watch-tag" data-testid="watch-tag">Watching from {escape(ctl.names()[0])}’s place</p>'
+             if ctl.watching
+             else "" if ctl.hosting else fair_strip(as_guest(ctl)))
+    return {"under_scores": under, "chat_jump": chat_jump(ctl),
             "side": chat_panel(ctl)}

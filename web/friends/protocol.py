@@ -9,9 +9,14 @@ person can read; the caller drops the message and logs the reason. Pure Python.
     guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
                     fair_contribute {game, hand, value}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
-                    table {players, target, started, seats, coach}          chat {lines}
+                    table {players, target, started, seats, coach, watching}   chat {lines}
                     view {view, events, log, game, rounds, record}          ack {n}
                     fair_commit {game, hand, commitment}   (hand 0's, before a game is dealt)
+    host -> spectator   table, chat, reject, error as above;  watch {view, events, log}
+
+A spectator (`web.friends.watchers`) sends nothing the host takes: it reads ``table``, ``chat``
+and ``watch``, the public view (`public_view`: a seat's view with no card of its own, its
+hand's size kept) and the public events, and never a fair deal's round or a game's record.
 
 A ``view`` carries the seat's view and the events that led to it; ``log`` is the whole history
 on a full sync, else null. It also carries the fair deal (`game.fair`, `web.friends.fair_table`):
@@ -36,13 +41,14 @@ connection drops: `web.friends.delivery`.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 5, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 6, not 2: reload the page
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -58,8 +64,9 @@ if TYPE_CHECKING:
     from ..table.model import SeatKind
 
 # 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
-# 5: the view carries the game number, the fair deal's rounds and the record
-VERSION = 5
+# 5: the view carries the game number, the fair deal's rounds and the record; 6: spectators (the
+# table's watching count, the watch message and the refusals of a watch link)
+VERSION = 6
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
@@ -68,6 +75,7 @@ MAX_CHAT = 280
 MAX_LOG_LINES = 400
 MAX_CHAT_LINES = 100
 MAX_HANDS = 1_000                # hands in one game (a 121 game has about 10 to 30)
+MAX_WATCHING = 99                # spectators a table message may count (web.friends.watchers bounds them)
 MAX_ACTIONS = 4_000              # a finished game's moves, for the guest's own record of it
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SEAT_KINDS = ("host", "person", "bot", "open")
@@ -77,6 +85,9 @@ REJECT_REASONS = {
     "closed": "The host has closed this table.",
     "replaced": "You opened this table in another tab or window.",
     "removed": "The host asked you to leave this table.",
+    "watch-full": "As many people as the host allows are watching this table already. Try again later.",
+    "watch-closed": "The host closed watching: this table has no spectators now.",
+    "watch-only": "This is a link to watch the table: it cannot seat anyone. Ask the host for an invite link to play.",
 }
 FIELDS = {
     "guest": {
@@ -90,10 +101,11 @@ FIELDS = {
         "ack": {"n"},
         "reject": {"reason", "text"},
         "error": {"text"},
-        "table": {"players", "target", "started", "seats", "coach"},
+        "table": {"players", "target", "started", "seats", "coach", "watching"},
         "view": {"view", "events", "log", "game", "rounds", "record"},
         "chat": {"lines"},
         "fair_commit": {"game", "hand", "commitment"},
+        "watch": {"view", "events", "log"},
     },
 }
 
@@ -130,6 +142,7 @@ class TableInfo(TypedDict):
     started: bool
     seats: list[SeatInfo]
     coach: bool
+    watching: int
 
 
 class ProtocolError(ValueError):
@@ -277,18 +290,53 @@ def _table(data: Fields) -> Fields:
     if not isinstance(data["coach"], bool):
         raise ProtocolError("a table's coach setting is true or false")
     return {"players": players, "target": data["target"], "started": bool(data["started"]), "seats": seats,
-            "coach": data["coach"]}
+            "coach": data["coach"], "watching": _int(data["watching"], 0, MAX_WATCHING, "spectators")}
+
+
+def _events(data: Fields) -> list[Event]:
+    return [event_from_json(event) for event in _list(data["events"], 200, "events")]
+
+
+def _log(data: Fields) -> list[str] | None:
+    log = data["log"]
+    return None if log is None else [_text(line, 400, "a log line", empty=True)
+                                     for line in _list(log, MAX_LOG_LINES, "the log")]
 
 
 def _view(data: Fields) -> Fields:
-    log = data["log"]
-    if log is not None:
-        log = [_text(line, 400, "a log line", empty=True) for line in _list(log, MAX_LOG_LINES, "the log")]
-    return {"view": view_from_json(data["view"]),
-            "events": [event_from_json(event) for event in _list(data["events"], 200, "events")],
-            "log": log, "game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
+    return {"view": view_from_json(data["view"]), "events": _events(data),
+            "log": _log(data), "game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
             "rounds": [_round_state(r) for r in _list(data["rounds"], MAX_HANDS + 2, "rounds")],
             "record": None if data["record"] is None else _record(data["record"])}
+
+
+def public_view(seat_view: View) -> View:
+    """What everyone at the table may see, from ``seat_view``'s place: its seat's hand, kept
+    cards, discards and choices taken away, the size of its hand kept (card backs to draw).
+    It breaks a seat's view's rule that the hand's size is the hand's, so it travels as a
+    ``watch`` message, never a ``view``.
+
+    >>> from game.engine import Config, new_game
+    >>> from game.view import view
+    >>> seen = public_view(view(new_game(Config(players=3), seed=1), 0))
+    >>> seen.hand, seen.legal, seen.hand_sizes
+    ((), (), (5, 5, 5))
+    """
+    return replace(seat_view, hand=(), kept=(), discarded=(), legal=())
+
+
+def _watch(data: Fields) -> Fields:
+    """A spectator's view: no card of the seat's own, whatever the host says (`public_view`)."""
+    raw = data["view"]
+    if not isinstance(raw, dict) or any(raw.get(key) not in ("", []) for key in ("hand", "kept", "discarded", "legal")):
+        raise ProtocolError("a spectator's view holds no seat's own cards or moves")
+    sizes = _list(raw.get("hand_sizes"), 4, "hand sizes")
+    seat = _int(raw.get("seat"), 0, len(sizes) - 1, "a seat")
+    # Read as the seat's view of an empty hand (all `view_from_json` checks), then its size back.
+    seen = view_from_json(dict(raw, hand_sizes=[0 if n == seat else size for n, size in enumerate(sizes)]))
+    held = _int(sizes[seat], 0, seen.config.dealt, "a hand size")
+    return {"view": replace(seen, hand_sizes=seen.hand_sizes[:seat] + (held,) + seen.hand_sizes[seat + 1:]),
+            "events": _events(data), "log": _log(data)}
 
 
 def _host_chat(data: Fields) -> Fields:
@@ -361,7 +409,7 @@ READERS: dict[tuple[str, str], Callable[[Fields], Fields]] = {
     ("hello", "guest"): _hello, ("action", "guest"): _action, ("chat", "guest"): _guest_chat,
     ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
-    ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit,
+    ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit, ("watch", "host"): _watch,
 }
 
 
@@ -399,8 +447,10 @@ def error(text: str) -> str:
     return _dump("error", text=text[:300])
 
 
-def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False) -> str:
-    return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach)
+def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False,
+          watching: int = 0) -> str:
+    return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach,
+                 watching=watching)
 
 
 def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = None, game: int = 0,
@@ -409,6 +459,13 @@ def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = N
     return _dump("view", view=view_to_json(seat_view), events=[event_to_json(e) for e in events],
                  log=None if log is None else list(log)[-MAX_LOG_LINES:], game=game, rounds=list(rounds),
                  record=record)
+
+
+def watch(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = None) -> str:
+    """A spectator's message: the public view from ``seat_view``'s place (`public_view`), the
+    public events and, on a full sync, the hand history."""
+    return _dump("watch", view=view_to_json(public_view(seat_view)), events=[event_to_json(e) for e in events],
+                 log=None if log is None else list(log)[-MAX_LOG_LINES:])
 
 
 def chat_lines(lines: list[ChatLine]) -> str:

@@ -28,6 +28,7 @@ class TableModel(Protocol):
     seat_screen: SeatScreen    # (the player's seat is its view's: ``view.seat``)
     multiplayer: bool
     hosting: bool
+    watching: bool             # a spectator: the seat's place is the host's, its hand face down
     link: str
     menu: Menu
 

@@ -61,7 +61,8 @@ def render_table(ctl: TableModel, parts: TableParts = TableParts(), log_open: bo
     assert view is not None, "the table is drawn once its seat has a view"
     players = view.config.players
     showing = " showing" if seen.shown else ""
-    mine = " my-turn" if view.turn == view.seat and view.phase == PLAYING and not seen.shown and not ctl.pending else ""
+    mine = " my-turn" if (view.turn == view.seat and view.phase == PLAYING and not seen.shown and not ctl.pending
+                          and not ctl.watching) else ""
     html = [f'<div class="tabletop players-{players}{" friends" if ctl.multiplayer else ""}{showing}{mine}" '
             f'data-phase="{view.phase}" data-turn="{view.turn}" data-seat="{view.seat}" '
             f'data-state="{view.state_id}">',
@@ -148,7 +149,7 @@ def scoreboard(ctl: TableModel, view: View) -> str:
     sides = []
     for side, name in enumerate(names):      # "Ann (you)", but never "You (you)" or "You & Sage (you)"
         said = "you" in [part.strip().casefold() for part in name.split("&")]
-        you = " (you)" if side == view.side and not said else ""
+        you = " (you)" if side == view.side and not said and not ctl.watching else ""
         crib = '<span class="badge crib">crib</span>' if side == dealer_side else ""
         why = escape(ctl.seat_screen.last_pegs.get(side, ""))
         sides.append(
@@ -168,7 +169,7 @@ def seat_badges(ctl: TableModel, view: View, seat: int) -> str:
     me = view.seat
     if seat == dealer_of(ctl.seat_screen, view):
         badges.append('<span class="badge dealer">dealer</span>')
-    if view.config.players == 4 and seat != me and seat % 2 == me % 2:
+    if view.config.players == 4 and seat != me and seat % 2 == me % 2 and not ctl.watching:
         badges.append('<span class="badge partner">partner</span>')
     presence = ctl.presence()
     if presence is not None and seat != me and not presence[seat]:
@@ -218,7 +219,7 @@ def middle(ctl: TableModel, view: View, strip: str = "") -> str:
     seen = ctl.seat_screen
     dealer = dealer_of(seen, view)
     owner = ctl.names()[dealer]
-    whose = "Your crib" if dealer == view.seat else f"{escape(owner)}’s crib"
+    whose = "Your crib" if dealer == view.seat and not ctl.watching else f"{escape(owner)}’s crib"
     place = seat_place(view.config.players, (dealer - view.seat) % view.config.players)
     shown_starter = seen.show_starter if seen.shown else view.starter
     if shown_starter:
@@ -367,7 +368,8 @@ def last_move(ctl: TableModel, view: View) -> str:
     if view.phase != PLAYING or ctl.seat_screen.shown or not view.play:
         return ""
     step = view.play[-1]
-    who = "You" if step.seat == view.seat else (ctl.names()[step.seat] if step.seat is not None else "")
+    who = "You" if step.seat == view.seat and not ctl.watching else (
+        ctl.names()[step.seat] if step.seat is not None else "")
     if step.kind == "play":
         assert step.card is not None, "a play step has its card"
         return f"{who} played {rank_text(step.card)}{SUIT_GLYPHS[step.card.suit]}"
@@ -396,6 +398,8 @@ def status_text(ctl: TableModel, view: View) -> str:
         return "Game over"
     if seen.shown:
         return "Each hand is counted where it lies, then the crib"
+    if ctl.watching and view.phase == DISCARDING:
+        return "The players choose their crib cards"
     if ctl.pending:
         if ctl.link:     # cut off: the move waits (web.friends.delivery)
             return "Your move is kept: it goes to the host when the connection is back"
@@ -411,7 +415,7 @@ def status_text(ctl: TableModel, view: View) -> str:
         if view.my_crib and view.dealer != me:
             owner = "your partner's"
         return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
-    if view.turn == me:
+    if view.turn == me and not ctl.watching:
         return f"Your turn (count {view.count})"
     assert view.turn is not None, "someone is to play"
     return f"{names[view.turn]} to play"
@@ -420,10 +424,12 @@ def status_text(ctl: TableModel, view: View) -> str:
 def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     buttons = []
     me, seen = view.seat, ctl.seat_screen
-    free = not seen.shown and not ctl.pending and not (ctl.multiplayer and ctl.levels()[me] is not None)
+    free = not (seen.shown or ctl.pending or ctl.watching or ctl.multiplayer and ctl.levels()[me] is not None)
     playing = view.phase == PLAYING and view.turn == me and free
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
     shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
+    if ctl.watching:    # a spectator: the host's place, its cards face down
+        buttons = [card_back("", f"held-{me}-{i}") for i in range(view.hand_sizes[me])]
     for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
         if discarding:
             chosen = card in seen.selected
@@ -467,7 +473,8 @@ def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     hand = f'<div class="hand"{hidden} style="--n:{len(buttons)}" data-testid="hand">{"".join(buttons)}</div>'
     order = show_order(seen).get(("show", me), "")
     return (f'<section class="me{turn}" data-key="seat-{me}" style="--side:{SIDE_COLOURS[side]}{order}" '
-            f'aria-label="Your hand">{status_line(ctl, view)}{parts.hint_line}'
+            f'aria-label="{f"{escape(ctl.names()[me])}’s hand" if ctl.watching else "Your hand"}">'
+            f'{status_line(ctl, view)}{parts.hint_line}'
             f'<div class="who"><span class="name">{escape(ctl.names()[me])}</span>{go}</div>{mine}'
             f'{hand}<div class="actions">{action}</div></section>')
 
@@ -478,7 +485,7 @@ def verdict_panel(ctl: TableModel, view: View, summary: str = "") -> str:
     assert winner is not None, "a game over has its winner"
     target = view.config.target
     verb = "win" if view.config.players == 4 else "wins"
-    headline = "You win!" if winner == view.side else f"{escape(names[winner])} {verb}"
+    headline = "You win!" if winner == view.side and not ctl.watching else f"{escape(names[winner])} {verb}"
     if ctl.multiplayer:
         again = ('<button class="primary" data-action="new-game" data-testid="new-game" autofocus>'
                  'Rematch</button>' if ctl.hosting
