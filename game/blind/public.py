@@ -50,10 +50,12 @@ Move = tuple[str, int, tuple[int, ...]]   # ("discard", seat, positions), ("play
 class Public:
     """The public state of one hand: the positions ``dealt`` to each seat and those it still ``held`` of each seat (not yet played), the
     ``discarded`` ones, the ``cards`` known by position, the pile, count, turn, the seats that
-    said go, the scores (per side), and every ``moves`` made, for the audit."""
+    said go, the scores (per side) ``before`` the hand and now, and every ``moves`` made, for
+    the audit."""
 
     config: Config
     dealer: int
+    before: tuple[int, ...]
     scores: tuple[int, ...]
     dealt: tuple[tuple[int, ...], ...]
     held: tuple[tuple[int, ...], ...]
@@ -78,7 +80,12 @@ class Public:
             raise ParseError(f"a hand starts with a score under {config.target} for each side")
         setup = Setup("public", 0, 0, config.players, dealer, tuple(range(config.players)), 0)
         held = tuple(setup.positions_of(seat) for seat in range(config.players))
-        return cls(config, dealer, tuple(scores), held, held, (None,) * config.players, setup.extra)
+        return cls(config, dealer, tuple(scores), tuple(scores), held, held, (None,) * config.players, setup.extra)
+
+    @property
+    def starter_position(self) -> int:
+        """The starter's position: the one after every card dealt (and the 3-player crib card)."""
+        return 1 + max(j for dealt in self.dealt for j in dealt) + (1 if self.extra is not None else 0)
 
     def discard(self, seat: int, positions: tuple[int, ...]) -> tuple[Public, tuple[Event, ...]]:
         """``seat`` puts the cards at ``positions`` in the crib, face down."""
