@@ -58,7 +58,8 @@ def shuffle(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Me
 
 
 def lock(hand: Hand, keys: Keys) -> Work[Message]:
-    """``keys.seat``'s lock: each used position raised to ``k_j / e``, with ``G^k_j`` (3 pows a position)."""
+    """``keys.seat``'s lock: each used position raised to ``k_j / e``, with ``G^k_j`` (2 pows a
+    position, and one more for the first seat, to check the shuffled deck's values are in the group)."""
     _check_turn(hand, keys.seat, "lock", len(hand.locked))
     if len(hand.decks) < len(hand.setup.humans):
         raise IllegalActionError("the lock comes after every shuffle")
@@ -66,7 +67,8 @@ def lock(hand: Hand, keys: Keys) -> Work[Message]:
     undo = inverse(keys.shuffle)
     out, commits = [], []
     for value, k in zip(values, keys.locks):
-        _own_input(value, keys.seat, "lock")
+        if not hand.locked:     # a lock's values were checked by `accept`, a shuffled deck's were not
+            _own_input(value, keys.seat, "lock")
         out.append(element_text(pow(value, k * undo % Q, P)))
         commits.append(element_text(pow(G, k, P)))
         yield
@@ -74,7 +76,7 @@ def lock(hand: Hand, keys: Keys) -> Work[Message]:
 
 
 def deal_unlocks(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
-    """``keys.seat``'s unlock of every position another seat holds (3 pows a position)."""
+    """``keys.seat``'s unlock of every position another seat holds (4 pows a position)."""
     setup = hand.setup
     positions = [j for j in range(setup.used) if setup.keyholder(j) not in (None, keys.seat)]
     return (yield from unlock(hand, keys, positions, rng))
@@ -95,8 +97,7 @@ def unlock(hand: Hand, keys: Keys, positions: Iterable[int], rng: random.Random 
     for j in positions:
         if not hand.values or hand.waiting_for(j) != keys.seat:
             raise IllegalActionError(f"it is not seat {keys.seat + 1}'s turn to unlock position {j}")
-        before = hand.values[j]
-        _own_input(before, keys.seat, "unlock")
+        before = hand.values[j]     # in the group: `accept` checked every lock and unlock
         after = pow(before, inverse(keys.locks[j]), P)
         proof = prove(hand.setup.context(keys.seat, "unlock", j), G, pow(G, keys.locks[j], P), after, before,
                       keys.locks[j], rng)

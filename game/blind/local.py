@@ -6,6 +6,8 @@ every browser receives every message).
 Seats choose at random (``rng``) among what the rules allow; a seat claims a go when none of
 its cards fits. ``tamper(hand, message)`` may change any message before it is sent (how the
 tests play a cheating seat), and ``claims_go`` lists seats that claim a go whenever they can.
+An alarm stops the hand; every seat then publishes its keys and the audit runs, to name the
+seat behind an alarm that could not name one.
 
 >>> import random
 >>> setup = Setup("room", 0, 0, players=3, dealer=0, humans=(0, 2), host=0)
@@ -57,13 +59,16 @@ class _Stop(Exception):
 
 def play_hand(setup: Setup, rng: random.Random, keys: dict[int, Keys] | None = None,
               scores: tuple[int, ...] | None = None, tamper: Tamper | None = None,
-              claims_go: Collection[int] = ()) -> Run:
-    """Deal, play and audit one hand at ``setup``'s table (see the module's docstring)."""
+              claims_go: Collection[int] = (), deal_only: bool = False) -> Run:
+    """Deal, play and audit one hand at ``setup``'s table (see the module's docstring); only
+    deal it and cut the starter with ``deal_only``."""
     config = setup.config
     keys = keys or {seat: new_keys(setup, seat, rng) for seat in setup.humans}
     run = Run(setup, keys, Hand(setup), Public.start(config, setup.dealer, scores or (0,) * config.sides))
     try:
         _deal(run, rng, tamper)
+        if deal_only:
+            return run
         _play(run, rng, tamper, claims_go)
         for seat in setup.humans:
             _send(run, keys_message(keys[seat]), tamper)
@@ -72,8 +77,22 @@ def play_hand(setup: Setup, rng: random.Random, keys: dict[int, Keys] | None = N
         if run.audit.deck is not None:
             run.alarms += check_moves(run.public, run.audit.deck)
     except _Stop:
-        pass
+        if len(run.hand.locked) == len(setup.humans) and not run.hand.keys:
+            _abandon(run, tamper)
     return run
+
+
+def _abandon(run: Run, tamper: Tamper | None) -> None:
+    """After an alarm the hand stops, and every seat publishes its keys at once: the audit
+    names the seat behind an alarm that could not name one (a value that is not a card)."""
+    alarms = run.alarms
+    try:
+        for seat in run.setup.humans:
+            _send(run, keys_message(run.keys[seat]), tamper)
+    except _Stop:
+        return
+    run.audit = finish(audit(run.hand))
+    run.alarms = alarms + run.audit.alarms
 
 
 def _send(run: Run, message: Message, tamper: Tamper | None) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
+from functools import cache
 
 from game.cards import DECK
 from game.engine import Config, deal_from
@@ -93,6 +94,7 @@ class Setup:
         return f"{self.table}/{self.game}/{self.hand}/{seat}/{step}/{position}"
 
 
+@cache
 def _deals(players: int, dealer: int) -> tuple[int | None, ...]:
     hands, extra, rest = deal_from(Config(players=players), dealer, DECK)
     owner: dict[int, int | None] = {DECK.index(card): seat for seat, cards in enumerate(hands) for card in cards}
