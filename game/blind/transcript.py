@@ -82,13 +82,15 @@ def accept(hand: Hand, message: object) -> Work[tuple[Hand, tuple[Alarm, ...]]]:
     """Check ``message`` against ``hand``: the new hand and no alarm, or the same hand and the
     alarms. Costs: a shuffle 1 exponentiation, a lock 2 a position, an unlock 5 a position, a
     reveal 4, keys none (the audit checks them)."""
-    if not isinstance(message, dict) or message.get("step") not in FIELDS:
+    if not isinstance(message, dict) or not isinstance(message.get("step"), str) or message["step"] not in FIELDS:
         raise ParseError(f"a blind deal message has a step, one of {', '.join(FIELDS)}")
     step = str(message["step"])
     if set(message) != {"step", "seat", *FIELDS[step]}:
         raise ParseError(f"a {step} message has step, seat, {', '.join(FIELDS[step])}")
     seat = message["seat"]
-    if type(seat) is not int or seat not in hand.setup.humans:
+    if type(seat) is not int:
+        raise ParseError(f"a seat is a whole number, not {shown(seat)}")
+    if seat not in hand.setup.humans:
         raise IllegalActionError(f"seat {shown(seat)} holds no keys at this table")
     if step == "shuffle":
         return (yield from _shuffle(hand, seat, message))
