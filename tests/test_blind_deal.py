@@ -135,9 +135,9 @@ def host_decrypts(run, messages):
     return found
 
 
-@pytest.mark.parametrize("players, swap", [(2, "undealt"), (4, "friends")])
-def test_the_host_sees_the_same_whatever_card_a_friend_holds(players, swap):
-    setup = setup_for(players)
+@pytest.mark.parametrize("humans, swap", [((0, 1), "undealt"), ((0, 1, 2), "friends")])
+def test_the_host_sees_the_same_whatever_card_a_friend_holds(humans, swap):
+    setup = Setup("table-38", 2, 5, len(humans), 1, humans, 0)
     friends = [s for s in setup.humans if s != setup.host]
     one = setup.positions_of(friends[0])[0]
     other = setup.positions_of(friends[-1])[1] if swap == "friends" else 40
@@ -160,4 +160,4 @@ def test_the_host_sees_the_same_whatever_card_a_friend_holds(players, swap):
     assert plain.own[setup.host] == changed.own[setup.host]
     seen = host_decrypts(plain, [json.loads(text) for text in plain.sent])
     assert seen == host_decrypts(changed, [json.loads(text) for text in changed.sent])
-    assert {j for j, _, _ in seen} == {j for j in range(setup.used) if setup.keyholder(j) in (setup.host, None)}
+    assert {j for j, _, _ in seen} == {*setup.positions_of(setup.host), setup.starter}

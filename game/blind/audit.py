@@ -26,7 +26,7 @@ from game.engine import apply, new_game
 from game.errors import IllegalActionError
 
 from .alarms import Alarm, Work
-from .group import G, P, Q, card_element, inverse
+from .group import G, P, Q, card_element, inverse, prepare
 from .public import CUTTING, Public
 from .transcript import Hand
 
@@ -79,6 +79,7 @@ def _deck(hand: Hand, shuffles: list[int]) -> Work[tuple[Card, ...] | None]:
     for e in shuffles:
         total = total * e % Q
     final = {}
+    yield from prepare()
     for card in DECK:
         final[pow(card_element(card), total, P)] = card
         yield

@@ -29,7 +29,7 @@ from game.cards import DECK, Card
 from game.errors import IllegalActionError, shown
 
 from .alarms import Alarm, Work
-from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, scalar_text
+from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, prepare, scalar_text
 from .proofs import prove
 from .seating import Keys
 from .transcript import Hand, Message
@@ -40,12 +40,9 @@ def shuffle(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Me
     """``keys.seat``'s shuffle: the deck so far in a new order, each value raised to its key
     (53 exponentiations, and 52 more to check the values it raises are group elements)."""
     _check_turn(hand, keys.seat, "shuffle", len(hand.decks))
-    deck = list(hand.decks[-1]) if hand.decks else []
-    if not hand.decks:
-        for card in DECK:
-            deck.append(card_element(card))
-            yield
-    else:
+    yield from prepare()
+    deck = list(hand.decks[-1]) if hand.decks else [card_element(card) for card in DECK]
+    if hand.decks:
         for value in deck:
             _own_input(value, keys.seat, "shuffle")
             yield
@@ -112,6 +109,7 @@ def own_cards(hand: Hand, keys: Keys) -> Work[tuple[dict[int, Card], tuple[Alarm
     """The cards at the positions ``keys.seat`` holds, by position, once every other seat has
     unlocked them; an alarm for a value that is not a card, or a card seen twice."""
     setup, cards, alarms = hand.setup, dict[int, Card](), list[Alarm]()
+    yield from prepare()
     for j in range(setup.used):
         if setup.keyholder(j) != keys.seat:
             continue

@@ -11,9 +11,9 @@ seat behind an alarm that could not name one.
 
 >>> import random
 >>> setup = Setup("room", 0, 0, players=3, dealer=0, humans=(0, 2), host=0)
->>> run = play_hand(setup, random.Random(1))
->>> run.alarms, len(run.own[2]), len(run.own[0]), run.public.phase
-((), 5, 10, 'done')
+>>> run = play_hand(setup, random.Random(1), deal_only=True)
+>>> run.alarms, len(run.own[2]), len(run.own[0]), run.public.phase     # the host holds the bot's cards
+((), 5, 10, 'play')
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from game.cards import Card
 from game.errors import IllegalActionError, ParseError, shown
 
 from .alarms import Alarm, Work
-from .group import G, card_element, card_for, in_group, read_element, read_scalar
+from .group import G, card_element, card_for, in_group, prepare, read_element, read_scalar
 from .proofs import Proof, verify
 from .seating import SIZE, Keys, Setup
 
@@ -41,7 +41,6 @@ Message = dict[str, object]
 FIELDS = {"shuffle": ("commit", "deck"), "lock": ("values", "commits"),
           "unlock": ("positions", "values", "proofs"), "reveal": ("position", "card", "proof"),
           "keys": ("shuffle", "locks")}
-MAX_LIST = SIZE
 
 
 @dataclass(frozen=True)
@@ -168,6 +167,7 @@ def _unlock(hand: Hand, seat: int, message: Message) -> Work[tuple[Hand, tuple[A
             return hand, (Alarm(seat, "unlock", f"position {j}: the proof of the unlock does not hold"),)
         values[j], unlocked[j] = value, unlocked[j] | {seat}
     hand = replace(hand, values=tuple(values), unlocked=tuple(unlocked))
+    yield from prepare()
     return _public_cards(hand, positions)
 
 
