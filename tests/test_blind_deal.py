@@ -161,3 +161,40 @@ def test_the_host_sees_the_same_whatever_card_a_friend_holds(humans, swap):
     seen = host_decrypts(plain, [json.loads(text) for text in plain.sent])
     assert seen == host_decrypts(changed, [json.loads(text) for text in changed.sent])
     assert {j for j, _, _ in seen} == {*setup.positions_of(setup.host), setup.starter}
+
+
+def test_every_step_of_the_work_does_at_most_five_exponentiations(monkeypatch):
+    """The browser runs a `Work` in slices, one step at a time: no step may be long. Every pow
+    of game.blind is counted, and the count is taken between the steps of every `Work` a hand runs."""
+    import builtins
+
+    import game.blind.audit
+    import game.blind.deck
+    import game.blind.group
+    import game.blind.local
+    import game.blind.proofs
+    import game.blind.transcript
+    counted, steps = [0], []
+
+    def counting_pow(*args):
+        counted[0] += 1
+        return builtins.pow(*args)
+
+    def in_steps(work):
+        while True:
+            before = counted[0]
+            try:
+                next(work)
+            except StopIteration as done:
+                steps.append(counted[0] - before)
+                return done.value
+            steps.append(counted[0] - before)
+
+    for module in (game.blind.audit, game.blind.deck, game.blind.group, game.blind.proofs, game.blind.transcript):
+        monkeypatch.setattr(module, "pow", counting_pow, raising=False)
+    monkeypatch.setattr(game.blind.local, "finish", in_steps)
+    game.blind.group.card_element.cache_clear()
+    game.blind.group._by_element.cache_clear()
+    run = play_hand(setup_for(2), random.Random(3))
+    assert run.alarms == () and run.audit.deck is not None
+    assert max(steps) <= 5 and sum(steps) > 500 and len(steps) > 300
