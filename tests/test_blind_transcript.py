@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 from game.blind.alarms import finish
 from game.blind.deck import shuffle
 from game.blind.local import play_hand
-from game.blind.seating import Setup, new_keys
-from game.blind.transcript import accept
+from game.blind.seating import Keys, Setup, new_keys
+from game.blind.transcript import accept, replay
 from game.errors import IllegalActionError, ParseError
 
 SETUP = Setup("table-38", 0, 0, players=2, dealer=1, humans=(0, 1), host=0)
@@ -123,3 +123,16 @@ def test_a_changed_value_in_a_shuffled_deck_is_left_to_the_next_seat_and_the_aud
     assert alarms == () and after.decks[0][7] != before[1].decks[0][7]
     with pytest.raises(IllegalActionError, match="outside the group"):
         finish(shuffle(after, new_keys(SETUP, 1, random.Random(1))))
+
+
+def test_a_reloaded_browser_rebuilds_the_transcript_and_its_keys_from_json():
+    messages, before, hand = dealt()
+    assert finish(replay(SETUP, messages)) == (hand, ())
+    broken = copy.deepcopy(messages)
+    broken[3]["values"][0] = flipped(broken[3]["values"][0])
+    rebuilt, alarms = finish(replay(SETUP, broken))
+    assert rebuilt == before[3] and alarms[0].seat == broken[3]["seat"]
+    keys = new_keys(SETUP, 1, random.Random(5))
+    assert Keys.from_json(json.loads(json.dumps(keys.to_json())), SETUP.used) == keys
+    with pytest.raises(ParseError):
+        Keys.from_json({**keys.to_json(), "locks": keys.to_json()["locks"][:-1]}, SETUP.used)

@@ -29,7 +29,7 @@ from game.cards import DECK, Card
 from game.errors import IllegalActionError, shown
 
 from .alarms import Alarm, Work
-from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, prepare, scalar_text
+from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, prepare
 from .proofs import prove
 from .seating import Keys
 from .transcript import Hand, Message
@@ -139,8 +139,7 @@ def reveal(hand: Hand, keys: Keys, position: int, card: Card, rng: random.Random
 
 def keys_message(keys: Keys) -> Message:
     """``keys.seat``'s keys, published once the hand is over (for `game.blind.audit`)."""
-    return {"step": "keys", "seat": keys.seat, "shuffle": scalar_text(keys.shuffle),
-            "locks": [scalar_text(k) for k in keys.locks]}
+    return keys.to_json()
 
 
 def _own_input(value: int, seat: int, step: str) -> None:

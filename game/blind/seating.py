@@ -25,7 +25,7 @@ from game.cards import DECK
 from game.engine import Config, deal_from
 from game.errors import ParseError, shown
 
-from .group import Q
+from .group import Q, read_scalar, scalar_text
 
 SIZE = len(DECK)
 
@@ -113,6 +113,29 @@ class Keys:
 
     def __repr__(self) -> str:   # never print a secret by accident
         return f"Keys(seat={self.seat}, ...)"
+
+    def to_json(self) -> dict[str, object]:
+        """The keys as the ``keys`` message publishes them at the end of the hand (and as a
+        browser keeps them, to carry on after a reload)."""
+        return {"step": "keys", "seat": self.seat, "shuffle": scalar_text(self.shuffle),
+                "locks": [scalar_text(k) for k in self.locks]}
+
+    @classmethod
+    def from_json(cls, data: object, used: int) -> Keys:
+        """Read `to_json` output for a hand of ``used`` positions; damage raises `ParseError`.
+
+        >>> keys = new_keys(Setup("room", 0, 0, 2, 0, (0, 1), 0), 1)
+        >>> Keys.from_json(keys.to_json(), 13) == keys
+        True
+        """
+        if not isinstance(data, dict) or set(data) != {"step", "seat", "shuffle", "locks"} \
+                or data["step"] != "keys" or type(data["seat"]) is not int or not 0 <= data["seat"] <= 3:
+            raise ParseError("keys are a step, a seat, a shuffle key and locks")
+        locks = data["locks"]
+        if not isinstance(locks, list) or len(locks) != used:
+            raise ParseError(f"a seat's locks are a list of {used}")
+        return cls(data["seat"], read_scalar(data["shuffle"], "a shuffle key"),
+                   tuple(read_scalar(k, "a lock key") for k in locks))
 
 
 def new_keys(setup: Setup, seat: int, rng: random.Random | None = None) -> Keys:

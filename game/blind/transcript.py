@@ -33,7 +33,7 @@ from game.cards import Card
 from game.errors import IllegalActionError, ParseError, shown
 
 from .alarms import Alarm, Work
-from .group import G, card_element, card_for, in_group, prepare, read_element, read_scalar
+from .group import G, card_element, card_for, in_group, prepare, read_element
 from .proofs import Proof, verify
 from .seating import SIZE, Keys, Setup
 
@@ -205,11 +205,18 @@ def _reveal(hand: Hand, seat: int, message: Message) -> Work[tuple[Hand, tuple[A
 
 
 def _keys(hand: Hand, seat: int, message: Message) -> Hand:
-    locks = message["locks"]
-    if not isinstance(locks, list) or len(locks) != hand.setup.used:
-        raise ParseError(f"a seat's locks are a list of {hand.setup.used}")
-    keys = Keys(seat, read_scalar(message["shuffle"], "a shuffle key"),
-                tuple(read_scalar(k, "a lock key") for k in locks))
+    keys = Keys.from_json(message, hand.setup.used)
     if not hand.values or any(held.seat == seat for held in hand.keys):
         raise IllegalActionError(f"seat {seat + 1}'s keys come once, after the deal")
     return replace(hand, keys=hand.keys + (keys,))
+
+
+def replay(setup: Setup, messages: list[object]) -> Work[tuple[Hand, tuple[Alarm, ...]]]:
+    """The transcript the ``messages`` of a hand build, accepted in turn (a browser that reloads
+    rebuilds its own this way); it stops at the first message that sets off an alarm."""
+    hand = Hand(setup)
+    for message in messages:
+        hand, alarms = yield from accept(hand, message)
+        if alarms:
+            return hand, alarms
+    return hand, ()
