@@ -8,7 +8,9 @@ whom, and how to check it.
 - `deck`: a human seat's own work: the messages it sends, and its cards;
 - `transcript`: what every browser keeps of the hand, and `accept`, which checks each message;
 - `audit`: the end-of-hand check of everything, once every seat has published its keys;
-- `public`: the play and the show followed from public information only (`Public`).
+- `public`: the play and the show followed from public information only (`Public`);
+- `alarms`: an `Alarm` (seat, step, reason) and `Work`, the generators all the above run in;
+- `local`: a whole hand with every seat in one process, in the order the table sends messages.
 
 A whole 2-player hand, both seats human: shuffle, lock, deal, play a card.
 
