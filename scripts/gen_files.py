@@ -19,10 +19,11 @@ CONFIG = ROOT / "pyscript.toml"
 PACKAGES = ("game", "web")
 # Not needed in the browser: the entry point (loaded by index.html itself), the vendored runtime,
 # the command-line tools (arena, bot protocol, table generator) and the arena's frozen yardstick
-# bot (hard-v1, which the page never seats: game.bots.levels imports it on first use).
+# bot (hard-v1, which the page never seats: game.bots.levels imports it on first use), and
+# the blind deal (game/blind/, #38), which no page imports until the friends' table uses it.
 SKIPPED = ("web/main.py", "web/vendor/", "game/arena.py", "game/bots/make_crib_table.py",
            "game/bots/make_win_table.py", "game/bots/make_peg_table.py",
-           "game/bots/proto.py", "game/bots/v1/")
+           "game/bots/proto.py", "game/bots/v1/", "game/blind/")
 
 
 def python_files(root: Path = ROOT) -> list[str]:

@@ -1,0 +1,75 @@
+"""Chaum-Pedersen proofs: "the same secret exponent takes ``g1`` to ``h1`` and ``g2`` to ``h2``",
+made non-interactive with Fiat-Shamir (the challenge is SHA-256 of everything the proof is
+about), and bound to one table, game, hand, seat, step and position by its ``context``.
+
+The blind deal uses one statement twice: a seat removing its lock from a value
+(``g1, h1 = G, Y`` its commitment, ``g2, h2 = c', c``: the value after and before) and a seat
+showing a card (``g1, h1 = G, Y``, ``g2, h2 = m, v``: the card's element and the value held).
+
+>>> import random
+>>> from game.blind.group import G, P
+>>> k, m = 12345, pow(G, 777, P)
+>>> proof = prove("t/0/0/1/play/3", G, pow(G, k, P), m, pow(m, k, P), k, random.Random(1))
+>>> verify("t/0/0/1/play/3", G, pow(G, k, P), m, pow(m, k, P), proof)
+True
+>>> verify("t/0/0/1/play/4", G, pow(G, k, P), m, pow(m, k, P), proof)   # another position
+False
+>>> Proof.from_json(proof.to_json()) == proof
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from game.errors import ParseError
+
+from .group import P, Q, element_text, read_scalar, scalar_text
+
+DOMAIN = "cribbage-blind/1/proof"
+POWS_TO_PROVE = 2
+POWS_TO_VERIFY = 4
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The ``challenge`` and the ``response``, both mod Q."""
+
+    challenge: int
+    response: int
+
+    def to_json(self) -> list[str]:
+        return [scalar_text(self.challenge), scalar_text(self.response)]
+
+    @classmethod
+    def from_json(cls, data: object) -> Proof:
+        """A proof from ``[challenge, response]`` (64 hex digits each), else `ParseError`."""
+        if not isinstance(data, list) or len(data) != 2:
+            raise ParseError("a proof is a list of two numbers")
+        return cls(read_scalar(data[0], "a proof's challenge", 0), read_scalar(data[1], "a proof's response", 0))
+
+
+def challenge(context: str, elements: tuple[int, ...]) -> int:
+    """The Fiat-Shamir challenge: SHA-256 over the domain, the context and the elements, mod Q."""
+    text = "\n".join([DOMAIN, context, *map(element_text, elements)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big") % Q
+
+
+def prove(context: str, g1: int, h1: int, g2: int, h2: int, secret: int, rng: random.Random) -> Proof:
+    """A proof that ``h1 = g1^secret`` and ``h2 = g2^secret`` (two exponentiations). ``rng``
+    must be `secrets.SystemRandom` outside tests: a nonce used twice gives the secret away."""
+    nonce = rng.randrange(1, Q)
+    a, b = pow(g1, nonce, P), pow(g2, nonce, P)
+    e = challenge(context, (g1, h1, g2, h2, a, b))
+    return Proof(e, (nonce + e * secret) % Q)
+
+
+def verify(context: str, g1: int, h1: int, g2: int, h2: int, proof: Proof) -> bool:
+    """Whether ``proof`` shows one exponent takes g1 to h1 and g2 to h2 (four exponentiations).
+    All four must be in the order-Q subgroup (`game.blind.group.in_group`): the caller checks."""
+    back = Q - proof.challenge
+    a = pow(g1, proof.response, P) * pow(h1, back, P) % P
+    b = pow(g2, proof.response, P) * pow(h2, back, P) % P
+    return challenge(context, (g1, h1, g2, h2, a, b)) == proof.challenge

@@ -1,0 +1,124 @@
+"""A cheating seat at a blind-dealt table is caught, and the alarm names it and the step: at once
+when a proof fails (a card it was not dealt, a wrong unlock) or a shuffled deck holds a value
+twice, at the end-of-hand audit for what only the keys show (a wrong key published, a lock
+skipped or made with another key, a card copied or replaced in a shuffle, a false go).
+
+Each cheat is played by a `tamper` function that changes the cheater's message before it is
+sent (game.blind.local), on a 2-player table of two friends (seat 1 is the host)."""
+
+import random
+
+import pytest
+
+from game.blind.alarms import finish
+from game.blind.deck import lock, own_cards, reveal
+from game.blind.group import G, P, element_text, scalar_text
+from game.blind.local import play_hand
+from game.blind.seating import Keys, Setup, new_keys
+
+SETUP = Setup("table-38", 0, 3, players=2, dealer=0, humans=(0, 1), host=1)
+
+
+def cheat(tamper=None, seed=3, **options):
+    return play_hand(SETUP, random.Random(seed), tamper=tamper, **options)
+
+
+def named(run, seat, step, words=""):
+    return [alarm for alarm in run.alarms if alarm.seat == seat and alarm.step == step and words in alarm.reason]
+
+
+def by(seat, step, change):
+    """A tamper that applies ``change(hand, message)`` to ``seat``'s first ``step`` message."""
+    done = []
+
+    def tamper(hand, message):
+        if message["seat"] == seat and message["step"] == step and not done:
+            done.append(True)
+            return change(hand, message)
+        return message
+    return tamper
+
+
+def test_an_honest_hand_sets_off_nothing():
+    run = cheat()
+    assert run.alarms == () and run.public.phase == "done"
+
+
+KEYS = {seat: new_keys(SETUP, seat, random.Random(100 + seat)) for seat in SETUP.humans}
+
+
+def test_a_seat_that_plays_a_card_it_was_not_dealt_is_caught_at_once():
+    def other_card(hand, message):               # a card of the other seat's, with a proof made with its own key
+        mine, _ = finish(own_cards(hand, KEYS[0]))
+        card = finish(own_cards(hand, KEYS[1]))[0][SETUP.positions_of(1)[0]]
+        assert card not in mine.values()
+        return finish(reveal(hand, KEYS[0], message["position"], card, random.Random(0)))
+    run = cheat(by(0, "reveal", other_card), keys=KEYS)
+    assert run.alarms[0] == named(run, 0, "reveal", "does not hold")[0]       # the first alarm: at once
+    relabelled = cheat(by(0, "reveal", lambda hand, message: {**message, "card": "AS" if message["card"] != "AS"
+                                                                     else "2S"}))
+    assert named(relabelled, 0, "reveal", "does not hold")
+
+
+def test_a_wrong_unlock_is_caught_at_once():
+    garbage = by(1, "unlock", lambda hand, message: {**message, "values": [element_text(pow(G, 5, P))]
+                                                      + message["values"][1:]})
+    run = cheat(garbage)
+    assert run.alarms[0] == named(run, 1, "unlock", "the proof of the unlock does not hold")[0]
+    assert 0 not in run.own                      # the owner never got to its cards
+
+
+def test_a_shuffled_deck_with_a_value_twice_is_caught_at_once():
+    twice = by(1, "shuffle", lambda hand, message: {**message, "deck": message["deck"][:1] * 2 + message["deck"][2:]})
+    run = cheat(twice)
+    assert run.alarms[0] == named(run, 1, "shuffle", "twice")[0]
+
+
+def test_a_card_copied_in_a_shuffle_is_caught_at_the_audit():
+    def copy(hand, message):                     # another power of one card's value: not a plain duplicate
+        deck = list(message["deck"])
+        deck[3] = element_text(pow(int(deck[2], 16), 2, P))
+        return {**message, "deck": deck}
+    run = cheat(by(0, "shuffle", copy))
+    assert named(run, 0, "shuffle", "replaced, copied or dropped")
+    assert not named(run, 1, "shuffle")
+
+
+def test_a_lock_skipped_is_caught_at_the_audit():
+    friend = SETUP.positions_of(0)[0]
+
+    def skip(hand, message):
+        values = list(message["values"])
+        values[friend] = element_text(hand.decks[-1][friend])
+        return {**message, "values": values}
+    run = cheat(by(1, "lock", skip))
+    assert run.alarms[0].step == "deal" and run.alarms[0].seat is None      # the friend's card is garbage
+    assert named(run, 1, "lock", f"position {friend} ")
+
+
+def test_a_lock_made_with_another_key_is_caught_at_the_audit():
+    def other_key(hand, message):
+        keys = KEYS[0]
+        other = Keys(0, keys.shuffle, tuple(k + 1 for k in keys.locks))
+        return {**finish(lock(hand, other)), "commits": message["commits"]}
+    run = cheat(by(0, "lock", other_key), keys=KEYS)
+    assert named(run, 0, "lock") and not named(run, 1, "lock")
+
+
+def test_a_wrong_key_published_for_the_audit_is_named():
+    def wrong(hand, message):
+        locks = list(message["locks"])
+        locks[4] = scalar_text(int(locks[4], 16) ^ 1)
+        return {**message, "locks": locks}
+    run = cheat(by(1, "keys", wrong))
+    assert [str(alarm) for alarm in run.alarms] == ["seat 2, keys: its lock key for position 4 is not the one "
+                                                    "it committed to"]
+
+
+FALSE_GO = {0: 2, 1: 0}     # seeds of hands where the seat has a go to claim falsely (found by trying)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_false_go_is_caught_at_the_audit(seat):
+    run = cheat(seed=FALSE_GO[seat], claims_go={seat})
+    assert len(run.alarms) == 1 and named(run, seat, "go", "which fitted")

@@ -1,0 +1,28 @@
+"""game.blind.group: the group's numbers are the ones its documented derivation gives, they are
+prime, G has order Q, and the 52 card elements are distinct members of the subgroup."""
+
+from game.blind import group
+from game.cards import DECK
+
+
+def test_the_group_is_derived_from_its_seed_with_nothing_up_its_sleeve():
+    q, p, g = group.derive()
+    assert (q, p, g) == (group.Q, group.P, group.G)
+    assert q.bit_length() == 256 and p.bit_length() == 2048 and (p - 1) % q == 0
+    assert group.is_probable_prime(q) and group.is_probable_prime(p)
+    assert g != 1 and pow(g, q, p) == 1
+
+
+def test_the_prime_test_refuses_composites_that_fool_fermat():
+    carmichael = [561, 1105, 1729, 2465, 2821, 6601, 8911, 41041, 825265, 321197185]
+    strong_pseudoprime_to_2 = 3215031751                    # 151 * 751 * 28351
+    assert not any(group.is_probable_prime(n) for n in carmichael + [strong_pseudoprime_to_2])
+    assert not group.is_probable_prime(group.P * group.Q)
+
+
+def test_the_card_elements_are_distinct_members_of_the_subgroup():
+    elements = [group.card_element(card) for card in DECK]
+    assert len(set(elements)) == 52 and 1 not in elements
+    assert all(group.in_group(x) for x in elements)
+    assert [group.card_for(x) for x in elements] == list(DECK)
+    assert group.card_for(group.G) is None
