@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from .actions import Action
 from .cards import Card, format_cards, parse_cards
-from .engine import DISCARDING, OVER, PLAYING, Config, PlayStep, State, replay
+from .engine import DISCARDING, OVER, PLAYING, STANDARD, Config, PlayStep, State, replay
 from .errors import IllegalActionError, ParseError, shown
 from .events import EVENT_FIELDS, EVENT_KINDS, VERDICTS, Event, Show
 from .scoring import KINDS, Breakdown, ScoreItem
@@ -77,11 +77,25 @@ def decode_state(text: object) -> State:
 
 
 def config_to_json(config: Config) -> dict[str, object]:
-    return {"players": config.players, "target": config.target, "match_wins": config.match_wins}
+    """A table's rules as JSON; the variant only when it is not the standard game, so that
+    every standard table's JSON (saves, links, messages) is what it was before variants.
+
+    >>> config_to_json(Config(variant="five", target=61))
+    {'players': 2, 'target': 61, 'match_wins': 1, 'variant': 'five'}
+    """
+    data: dict[str, object] = {"players": config.players, "target": config.target,
+                               "match_wins": config.match_wins}
+    if config.variant != STANDARD:
+        data["variant"] = config.variant
+    return data
 
 
 def config_from_json(data: object) -> Config:
-    return Config(**_expect(data, {"players", "target", "match_wins"}, "table config"))
+    """Read `config_to_json` output (a table saved before variants has none: standard)."""
+    keys = {"players", "target", "match_wins"}
+    if isinstance(data, dict) and "variant" in data:
+        keys.add("variant")
+    return Config(**_expect(data, keys, "table config"))
 
 
 def breakdown_to_json(breakdown: Breakdown) -> dict[str, object]:
@@ -243,8 +257,8 @@ def _play_step(step: object, last_seat: int) -> PlayStep:
 def _show(data: object, last_seat: int) -> Show:
     data = _expect(data, {"seat", "crib", "cards", "breakdown"}, "show")
     cards = _cards(data["cards"], 4)
-    if len(cards) != 4:
-        raise ParseError("a hand or crib is shown with its four cards")
+    if len(cards) not in (3, 4):
+        raise ParseError("a hand or crib is shown with its four cards (three in five-card cribbage)")
     return Show(_int(data["seat"], 0, last_seat, "a seat"), _one_of(data["crib"], (False, True), "crib"),
                 cards, breakdown_from_json(data["breakdown"]))
 

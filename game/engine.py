@@ -29,16 +29,27 @@ from .events import Event, Show
 from .scoring import Breakdown, ScoreItem, score_hand, score_play
 
 DISCARDING, PLAYING, OVER = "discard", "play", "over"
+STANDARD, FIVE_CARD = "standard", "five"
+VARIANTS = (STANDARD, FIVE_CARD)
 
 
 @dataclass(frozen=True)
 class Config:
     """A table's rules: ``players`` (2, 3 or 4 in two partnerships), ``target`` (121 or 61),
-    and ``match_wins``, the games a side must win to take the match."""
+    ``match_wins``, the games a side must win to take the match, and the ``variant``:
+    ``"standard"`` or ``"five"``, five-card cribbage (2 players, to 61; docs/RULES.md).
+
+    >>> Config(variant="five", target=61).dealt, Config(variant="five", target=61).kept_size
+    (5, 3)
+    >>> Config(variant="five")
+    Traceback (most recent call last):
+    game.errors.ParseError: five-card cribbage is played by 2 players to 61
+    """
 
     players: int = 2
     target: int = 121
     match_wins: int = 1
+    variant: str = STANDARD
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in (2, 3, 4):
@@ -47,6 +58,16 @@ class Config:
             raise ParseError(f"a game is played to 121 or 61, not {shown(self.target)}")
         if type(self.match_wins) is not int or self.match_wins not in range(1, 10):
             raise ParseError(f"a match is won with 1 to 9 games, not {shown(self.match_wins)}")
+        if type(self.variant) is not str or self.variant not in VARIANTS:
+            raise ParseError(f"the variant is 'standard' or 'five', not {shown(self.variant)}")
+        if self.five_card and (self.players, self.target) != (2, 61):
+            raise ParseError("five-card cribbage is played by 2 players to 61")
+
+    @property
+    def five_card(self) -> bool:
+        """Five-card cribbage: five dealt, three kept, the play ends at the first 31 or go,
+        and the first pone pegs three for last."""
+        return self.variant == FIVE_CARD
 
     @property
     def sides(self) -> int:
@@ -55,7 +76,12 @@ class Config:
     @property
     def dealt(self) -> int:
         """Cards dealt to each player."""
-        return 6 if self.players == 2 else 5
+        return 6 if self.players == 2 and not self.five_card else 5
+
+    @property
+    def kept_size(self) -> int:
+        """Cards each player keeps for the play and the show."""
+        return self.dealt - self.to_crib
 
     @property
     def to_crib(self) -> int:
@@ -115,7 +141,7 @@ class State:
     scores: tuple[int, ...] = ()              # front pegs per side
     previous: tuple[int, ...] = ()            # back pegs per side
     hands: tuple[tuple[Card, ...], ...] = ()  # the cards each seat holds now
-    kept: tuple[tuple[Card, ...], ...] = ()   # the four cards each seat shows
+    kept: tuple[tuple[Card, ...], ...] = ()   # the cards each seat shows (kept_size)
     discards: tuple[tuple[Card, ...] | None, ...] = ()
     crib: tuple[Card, ...] = ()
     undealt: tuple[Card, ...] = ()            # the rest of the deck; the starter is its top
@@ -413,6 +439,8 @@ class _Table:
         if cut:
             self.emit("cut_for_deal", seat=dealer, cards=tuple(cut))
         self.deal(dealer)
+        if self.config.five_card:
+            self.peg((dealer + 1) % self.config.players, Breakdown([ScoreItem("last", (), 3)]))
 
     def deal(self, dealer: int) -> None:
         config, players = self.config, self.config.players
@@ -482,9 +510,13 @@ class _Table:
         self.reset(last)
 
     def reset(self, last: int) -> None:
-        """Back to 0; the seat left of the last player leads, or the play is over."""
+        """Back to 0; the seat left of the last player leads, or the play is over (always,
+        in five-card cribbage: the cards left in hand are not played)."""
         self.set(pile=(), count=0, said_go=frozenset(), play=self.play + (PlayStep("reset"),))
         self.emit("reset", seat=last, count=0)
+        if self.config.five_card:
+            self.show()
+            return
         players = self.config.players
         for offset in range(1, players + 1):
             seat = (last + offset) % players
