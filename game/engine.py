@@ -169,6 +169,19 @@ def new_game(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
     deck is completed with the missing cards. See `stack_deck`. ``hand_seeds[n]``, when given,
     shuffles hand ``n`` instead of ``seed`` (see `with_hand_seed`).
     """
+    return opening(config, seed, stacked, first_dealer, hand_seeds)[0]
+
+
+def opening(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
+            first_dealer: int | None = None, hand_seeds: Iterable[int] = (),
+            ) -> tuple[State, tuple[Event, ...]]:
+    """`new_game` with the events of the start: the cut for deal, the deal, and in five-card
+    cribbage the pone's three for last (a table's log shows them).
+
+    >>> state, events = opening(Config(variant="five", target=61), seed=3)
+    >>> [event.kind for event in events], events[-1].breakdown.label()
+    (['cut_for_deal', 'deal', 'peg'], 'three for last')
+    """
     if not isinstance(config, Config):
         raise ParseError("new_game needs a Config")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
@@ -187,7 +200,7 @@ def new_game(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
         config.check_seat(first_dealer)
     table = _Table(state)
     table.start_game(first_dealer, cut)
-    return table.freeze()
+    return table.freeze(), tuple(table.events)
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:

@@ -109,15 +109,17 @@ class Controller(SeatTable):
     def start(self, form: dict[str, Any] | None) -> None:
         form = form or {}
         players = int(form.get("players", self.prefs["players"]))
-        target = int(form.get("target", self.prefs["target"]))
+        length = form.get("target", self.prefs["target"])    # 121, 61 or "five" (five-card, to 61)
+        target, variant = (61, "five") if length == "five" else (int(length), "standard")
         level = form.get("level", self.prefs["level"])
         if level not in BOT_LEVELS:
             raise ParseError(f"choose a bot level: {', '.join(BOT_LEVELS)}")
         name = clean_name(form.get("name"), "You")
-        self.prefs.update(name=name, level=level, players=players, target=target)
+        self.prefs.update(name=name, level=level, players=players,
+                          target="five" if variant == "five" else target)
         names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
         bots = [None] + [level] * (players - 1)
-        self.session = Session.new(players, target, names, bots, seed=self.seed_source())
+        self.session = Session.new(players, target, names, bots, seed=self.seed_source(), variant=variant)
         self.begin("New game.")
 
     def resume(self, session: Session) -> None:

@@ -91,7 +91,8 @@ def render_start(ctl: TableModel) -> str:
     levels = "".join(radio("level", level, level.capitalize()) for level in BOT_LEVELS)
     players = "".join(radio("players", n, f"{n}" + (" (partners)" if n == 4 else ""))
                       for n in (2, 3, 4))
-    targets = radio("target", 121, "121") + radio("target", 61, "61 (short)")
+    targets = (radio("target", 121, "121") + radio("target", 61, "61 (short)")
+               + radio("target", "five", "Five-card (61, 2 players)"))
     resume = ('<button type="button" class="secondary" data-action="resume">Back to the game'
               '</button>') if ctl.can_resume() else ""
     return f"""

@@ -33,7 +33,7 @@ MAX_PROFILE_CHARS = 4_000_000
 PREFERENCES: dict[str, tuple[object, ...]] = {
     "level": ("medium", "easy", "hard"),          # default bot level
     "players": (2, 3, 4),
-    "target": (121, 61),                         # default game length
+    "target": (121, 61, "five"),                 # default game length ("five": five-card, to 61)
     "card_size": ("medium", "small", "large"),
     "sort": ("rank", "suit"),                    # hand sort order
     "four_colour": (False, True),

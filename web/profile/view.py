@@ -26,7 +26,7 @@ from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
 LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label, each value's
     "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
     "players": ("Default players", {2: "2", 3: "3", 4: "4 (partners)"}),
-    "target": ("Default game", {121: "121", 61: "61 (short)"}),
+    "target": ("Default game", {121: "121", 61: "61 (short)", "five": "Five-card (61, 2 players)"}),
     "card_size": ("Card size", {"small": "Small", "medium": "Medium", "large": "Large"}),
     "sort": ("Sort my hand by", {"rank": "Rank", "suit": "Suit"}),
     "four_colour": ("Four-colour deck", {False: "Off", True: "On"}),
