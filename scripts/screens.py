@@ -4,6 +4,7 @@ light and dark: the evidence for how the table looks (issue 13), and a small gal
     .venv/bin/python scripts/screens.py                 # all of them, into test-artifacts/screens/
     .venv/bin/python scripts/screens.py --players 2 --sizes 390x844 --themes dark
     .venv/bin/python scripts/screens.py --gallery       # also docs/gallery/ (small JPEGs + index.html)
+    .venv/bin/python scripts/screens.py --players --gallery   # only the five-card pictures, and index.html
 
 Each phase starts from a table built under CPython (the engine, stepped with the first legal
 cards) and put in the page's save, so every run shows the same deals: the deal (choosing crib
@@ -23,7 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from harness import launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from tables import load, play_until, saves  # noqa: E402
+from tables import load, play_until, saves, step  # noqa: E402
 
 import serve  # noqa: E402
 
@@ -38,6 +39,8 @@ GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light
                  (2, "over", "390x844", "light"), (4, "play", "360x640", "dark"),
                  (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light"),
                  (2, "end", "1280x800", "light"), (3, "end", "390x844", "dark")]
+# Five-card cribbage (issue 39), 2 players: (phase, size, theme), named 2p-five-<phase>-<theme>-<size>.
+FIVE_SHOTS = [("play", "1280x800", "dark"), ("show", "390x844", "light")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:
@@ -110,9 +113,39 @@ def main(argv=None) -> None:
                     shoot(page, name.format("over"), args.sizes, jpeg_for)
                 context.close()
                 print(f"{players} players, {theme}: done", flush=True)
+        if args.gallery:
+            shoot_five_card(browser, site)
         browser.close()
     if args.gallery:
         write_gallery()
+
+
+def five_card_save(seed: int = 7) -> str:
+    """The page's save of a five-card game in the play, the player to move with a card on the pile."""
+    from game.engine import PLAYING
+    from web.controller import Controller
+
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.command("start", {"name": "You", "players": "2", "level": "medium", "target": "five"})
+    for _ in range(500):
+        step(ctl)
+        view = ctl.view()
+        if (view.phase == PLAYING and view.turn == 0 and view.pile and not ctl.seat_screen.show
+                and not ctl.bot_waiting()):
+            return ctl.session.to_json()
+    raise RuntimeError("no five-card play")
+
+
+def shoot_five_card(browser, site: str) -> None:
+    save = five_card_save()
+    for phase, size, theme in FIVE_SHOTS:
+        context = browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        load(page, site, save)
+        if phase == "show":
+            play_until(page, "show")
+        shoot(page, f"2p-five-{phase}-{theme}", [size], {f"2p-five-{phase}-{theme}-{size}"})
+        context.close()
 
 
 def write_gallery() -> None:
@@ -127,6 +160,10 @@ def write_gallery() -> None:
         return (f'  <figure class="pair"><div>{before}{now}</div>'
                 f'<figcaption>{said}: before issue 37 (left) and now</figcaption></figure>')
     figures = "\n".join(figure(*shot) for shot in GALLERY_SHOTS)
+    figures += "".join(f'\n  <figure><img src="2p-five-{phase}-{theme}-{size}.jpg" alt="five-card cribbage · '
+                       f'{phase} · {size} · {theme}" loading="lazy"><figcaption>five-card cribbage (2 players, '
+                       f'to 61) · {phase} · {size} · {theme}</figcaption></figure>'
+                       for phase, size, theme in FIVE_SHOTS)
     (GALLERY / "index.html").write_text(f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Cribbage: the table, in pictures</title>

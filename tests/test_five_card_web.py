@@ -63,3 +63,9 @@ def test_a_standard_table_logs_as_before():
 def test_a_session_refuses_five_card_at_three_players():
     with pytest.raises(ParseError, match="2 players to 61"):
         Session.new(3, 61, ["A", "B", "C"], [None, "easy", "easy"], seed=1, variant="five")
+
+
+def test_a_refused_start_says_why_on_the_start_form():
+    ctl = start("five", players="3")
+    assert 'role="alert"' in render_start(ctl) and "2 players to 61" in render_start(ctl)
+    assert 'role="alert"' not in render_start(Controller(seed_source=lambda: 5))
