@@ -25,7 +25,7 @@ from .errors import IllegalActionError, ParseError
 # Counting order of the kinds in a show, and every kind the engine pegs.
 SHOW_KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 PLAY_KINDS = ("fifteen", "thirty-one", "pair", "run")
-KINDS = SHOW_KINDS + ("thirty-one", "heels", "go", "last card", "last")
+KINDS = SHOW_KINDS + ("thirty-one", "heels", "go", "last card", "last", "claimed", "muggins")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,20 @@ from .events import Show
 
 
 @dataclass(frozen=True)
+class ClaimSeen:
+    """Points waiting for a claim at a muggins table, as every seat sees them: ``what`` (play,
+    show, crib), whose (``seat``), the ``cards`` counted, and once claimed, how many and how
+    many were ``missed`` (a rival's to call). What the cards make stays hidden until then."""
+
+    what: str
+    seat: int
+    cards: tuple[Card, ...]
+    claimed: int | None = None
+    missed: int = 0
+    caller: int | None = None
+
+
+@dataclass(frozen=True)
 class View:
     """The table as ``seat`` sees it. Field meanings follow `State`."""
 
@@ -51,6 +65,7 @@ class View:
     winner: int | None
     verdicts: tuple[str, ...]
     legal: tuple[Action, ...]
+    claim: ClaimSeen | None = None    # muggins tables: the points waiting for a claim
 
     @property
     def side(self) -> int:
@@ -89,4 +104,7 @@ def view(state: State, seat: int) -> View:
         turn=state.turn, said_go=tuple(sorted(state.said_go)), play=state.play,
         shows=state.shows, winner=state.winner, verdicts=state.verdicts,
         legal=legal_actions(state, seat),
+        claim=None if state.claim is None else ClaimSeen(
+            state.claim.what, state.claim.seat, state.claim.cards, state.claim.claimed,
+            state.claim.missed, state.claim.caller),
     )
