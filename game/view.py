@@ -33,6 +33,11 @@ class ClaimSeen:
     missed: int = 0
     caller: int | None = None
 
+    @property
+    def to_act(self) -> int:
+        """The seat whose move it is: the claimant, then the rival who may call muggins."""
+        return self.seat if self.caller is None else self.caller
+
 
 @dataclass(frozen=True)
 class View:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.bots import BOT_LEVELS, Thinking, run
-from game.engine import OVER
+from game.engine import OVER, SHOWING
 from game.errors import ParseError
 from game.events import Event
 from game.view import View
@@ -68,9 +68,10 @@ class Controller(SeatTable):
 
     def bot_waiting(self) -> bool:
         """Whether a bot should move now (never while the player reads the show, nor in the
-        beat before it: ``show`` is set from the move that ends the play)."""
-        return (self.screen == "table" and not self.seat_screen.show
-                and self.game.bot_to_move() is not None)
+        beat before it: ``show`` is set from the move that ends the play; but a muggins
+        table's show goes on hand by hand, the bots counting theirs as it does)."""
+        showing = bool(self.seat_screen.show) and self.game.state.phase != SHOWING
+        return self.screen == "table" and not showing and self.game.bot_to_move() is not None
 
     def is_over(self) -> bool:
         return self.session is not None and self.session.state.phase == OVER
@@ -119,7 +120,8 @@ class Controller(SeatTable):
                           target="five" if variant == "five" else target)
         names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
         bots = [None] + [level] * (players - 1)
-        self.session = Session.new(players, target, names, bots, seed=self.seed_source(), variant=variant)
+        self.session = Session.new(players, target, names, bots, seed=self.seed_source(), variant=variant,
+                                   muggins=self.prefs.get("muggins") is True)   # (Settings)
         self.begin("New game.")
 
     def resume(self, session: Session) -> None:

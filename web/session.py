@@ -58,8 +58,10 @@ class Session:
 
     @classmethod
     def new(cls, players: int, target: int, names: Sequence[str], bots: Sequence[str | None], seed: int,
-            match_wins: int = 1, hand_seeds: Iterable[int] = (), variant: str = "standard") -> Session:
-        config = Config(players=players, target=target, match_wins=match_wins, variant=variant)
+            match_wins: int = 1, hand_seeds: Iterable[int] = (), variant: str = "standard",
+            muggins: bool = False) -> Session:
+        config = Config(players=players, target=target, match_wins=match_wins, variant=variant,
+                        muggins=muggins)
         state, events = opening(config, seed, hand_seeds=hand_seeds)
         session = cls(state, names, bots)
         session.record(events)

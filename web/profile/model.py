@@ -42,6 +42,7 @@ PREFERENCES: dict[str, tuple[object, ...]] = {
     "sound": (False, True),                      # off unless asked for: a page should be quiet
     "theme": ("system", "light", "dark"),
     "coach": (True, False),                      # a review after each hand against the bots
+    "muggins": (False, True),                    # count it yourself at the bot table (issue 39)
 }
 DEFAULT_PREFS: dict[str, Any] = {name: values[0] for name, values in PREFERENCES.items()}
 

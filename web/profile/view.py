@@ -35,6 +35,8 @@ LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
+    "muggins": ("Counting at the bot table", {False: "The table counts every point",
+                                              True: "I count my own (muggins: a bot may take what I miss)"}),
     "coach": ("Coach after each hand (bot games, and friends tables whose host allows it)", {True: "Review my discard and pegging", False: "Off"}),
 }
 

@@ -394,6 +394,8 @@ def status_text(ctl: TableModel, view: View) -> str:
         return f"{view.count}: the count starts again" if view.count == 31 else "Go: the count starts again"
     if view.phase == OVER and not seen.shown:
         return "Game over"
+    if view.claim is not None and not ctl.pending:
+        return claim_text(view, names)
     if seen.shown:
         return "Each hand is counted where it lies, then the crib"
     if ctl.pending:
@@ -417,11 +419,55 @@ def status_text(ctl: TableModel, view: View) -> str:
     return f"{names[view.turn]} to play"
 
 
+CLAIMED = {"play": "your card", "show": "your hand", "crib": "your crib"}
+
+
+def claim_text(view: View, names: Sequence[str]) -> str:
+    """What a muggins table waits for: this seat's count, its call, or another's count.
+
+    >>> from dataclasses import replace
+    >>> from game.view import ClaimSeen
+    >>> from game.engine import Config, new_game
+    >>> from game.view import view as seat_view
+    >>> v = seat_view(new_game(Config(), seed=1), 0)
+    >>> claim_text(replace(v, claim=ClaimSeen("show", 0, ())), ["You", "Bot"])
+    'Count your hand: claim its points'
+    >>> claim_text(replace(v, claim=ClaimSeen("play", 1, (), 1, 2, 0)), ["You", "Bot"])
+    'Bot claimed 1: muggins?'
+    """
+    claim, me = view.claim, view.seat
+    assert claim is not None, "a claim waits"
+    if claim.caller == me:
+        return f"{names[claim.seat]} claimed {claim.claimed}: muggins?"
+    if claim.seat == me and claim.claimed is None:
+        return f"Count {CLAIMED[claim.what]}: claim its points"
+    return f"{names[claim.to_act]} is counting"
+
+
+def claim_bar(view: View) -> str:
+    """The fast input of a claim: a chip for every number of points the card, hand or crib
+    could make (0 to 12 for a card, to 29 for a hand), or muggins and pass for a short claim."""
+    claim = view.claim
+    if claim is None:
+        return ""
+    if claim.caller == view.seat:
+        return ('<div class="claim-bar" role="group" aria-label="A short claim">'
+                '<button class="primary" data-action="muggins" data-testid="muggins">Muggins!</button>'
+                '<button class="secondary" data-action="pass" data-testid="pass">Pass</button></div>')
+    if claim.seat != view.seat or claim.claimed is not None:
+        return ""
+    most = 12 if claim.what == "play" else 29
+    chips = "".join(f'<button class="chip" data-action="claim" data-arg="{n}" data-testid="claim-{n}"'
+                    f'{" autofocus" if n == 0 else ""}>{n}</button>' for n in range(most + 1))
+    return (f'<div class="claim-bar" role="group" data-testid="claim-bar" '
+            f'aria-label="Points of {CLAIMED[claim.what]}">{chips}</div>')
+
+
 def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     buttons = []
     me, seen = view.seat, ctl.seat_screen
     free = not seen.shown and not ctl.pending and not (ctl.multiplayer and ctl.levels()[me] is not None)
-    playing = view.phase == PLAYING and view.turn == me and free
+    playing = view.phase == PLAYING and view.turn == me and free and view.claim is None
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
     shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
     for index, card in enumerate(hand_order(view.hand, ctl.prefs["sort"]), start=1):
@@ -444,6 +490,8 @@ def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
+    elif view.claim is not None and not ctl.pending:
+        action = claim_bar(view)          # (during a muggins show too: hand by hand)
     elif seen.shown:
         action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
                   'Continue</button>')

@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from game.cards import Card
-from game.engine import DISCARDING, PLAYING, PlayStep
+from game.engine import DISCARDING, PLAYING, SHOWING, PlayStep
 from game.events import Event
 from game.scoring import PLAY_KINDS
 from game.view import View
@@ -72,7 +72,7 @@ def key_command(key: str, view: View | None, selected: Collection[Card], showing
     1-6 pick the nth card as shown (select it when discarding, play it on your turn); Enter
     puts the chosen cards in the crib, or continues after the show; H asks the coach for a hint.
     """
-    if view is None:
+    if view is None or view.claim is not None:    # a claim's chips are buttons: Tab, Enter
         return None
     if key in ("h", "H") and not showing:
         return ("hint", None)
@@ -286,6 +286,12 @@ class SeatScreen:
         shows = tuple(event for event in events if event.kind in ("show", "crib"))
         if not shows:
             return False
+        if self.show and before is not None and before.phase == SHOWING:
+            # A muggins table's show comes hand by hand, each as its owner claims it.
+            self.show += shows
+            self.last_pegs.update(pegs_of(events))
+            self.announcement = said(events, names) or self.announcement
+            return True
         first = events.index(shows[0])
         self.show = shows
         self.show_starter = before.starter if before is not None else None
