@@ -100,3 +100,59 @@ def test_a_claim_the_player_should_not_make_is_refused_with_a_message():
     assert ctl.seat_screen.key("1", "rank") is None          # the digits lay no card meanwhile
     ctl.command("claim", str(points))
     assert not ctl.error
+
+
+def test_statistics_keep_the_points_missed_and_old_records_read_as_before():
+    from web.profile.records import GameRecord, make_record
+    from web.profile.stats import compute
+
+    ctl = muggins_table()
+    play_out(ctl)
+    state = ctl.session.state
+    actions = [str(action) for action in state.actions]
+    record = make_record(state.config, state.seed, actions, 0, ["Ann", "Bot"], "bot-hard", "2026-12-05")
+    claimed = [e for e in ctl.session.state.actions if e.kind == "claim" and e.seat == 0]
+    assert claimed and record.summary.missed > 0
+    assert GameRecord.from_json(record.to_json()) == record
+    stats = compute([record])["all"]
+    assert stats.muggins_games == 1 and stats.missed_per_game() == f"{record.summary.missed:.1f}"
+    plain = Controller(seed_source=lambda: 5)
+    plain.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
+    from game.bots import make_bot
+    session = plain.session
+    bots = [make_bot("easy", 1), make_bot("easy", 2)]
+    while session.state.phase != "over":
+        seat = next(s for s in (0, 1) if session.view(s).legal)
+        session.act(seat, bots[seat].choose(session.view(seat)))
+    standard = make_record(session.config, session.state.seed, [str(a) for a in session.state.actions], 0,
+                           ["Ann", "Bot"], "bot-easy", "2026-12-05")
+    assert "missed" not in standard.to_json()["summary"] and "muggins" not in standard.to_json()["config"]
+    assert compute([standard])["all"].missed_per_game() == "—"
+
+
+def test_the_coach_counts_the_points_missed_as_given_away():
+    from game.coach.hands import review_game, walk
+    from game.engine import new_game
+    from web.coach.view import review_html, summary_html
+
+    ctl = muggins_table(seed=6)
+    play_out(ctl, short_every=2)
+    state = ctl.session.state
+    start = new_game(state.config, state.seed)
+    hands = walk(start, state.actions, seat=0)
+    game = review_game(hands, pegging=False)
+    expected = sum(e.breakdown.total - e.count for e in _claims(state) if e.seat == 0)
+    assert game.missed == expected > 0
+    missed_hand = next(review for review in game.reviews if review.missed)
+    assert "missed in the count" in review_html(missed_hand, 0, True)
+    assert f"You missed <b>{expected}</b>" in summary_html(game, 0)
+
+
+def _claims(state):
+    from game.engine import apply, new_game
+
+    replayed, events = new_game(state.config, state.seed), []
+    for action in state.actions:
+        replayed, new = apply(replayed, action)
+        events += [event for event in new if event.kind == "claim"]
+    return events

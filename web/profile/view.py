@@ -147,7 +147,7 @@ def render_stats(profile: Profile) -> str:
 # out as a card, by each figure).
 STATS_COLUMNS = ("Played", "Won", "Win rate", "Skunks given / taken", "Pegging per hand", "Hand", "Crib",
                  "Best hand", "29s", "Streak (best)", "Discard: points given away a hand",
-                 "Pegging: given away a hand", "Hints")
+                 "Pegging: given away a hand", "Hints", "Points missed a game (muggins)")
 
 
 def _stats_row(name: str, s: Stats) -> str:
@@ -155,7 +155,7 @@ def _stats_row(name: str, s: Stats) -> str:
     figures = (s.games, s.wins, f"{s.win_rate:.0%}", f"{s.skunks_given} / {s.skunks_taken}",
                f'{s.per_hand("pegging"):.1f}', f'{s.per_hand("hand"):.1f}', f'{s.per_hand("crib"):.1f}',
                s.best_hand, s.twenty_nines, f"{streak_text(s.streak)} ({s.best_streak} won)",
-               _lost(s, "discard"), _lost(s, "pegging"), s.hints)
+               _lost(s, "discard"), _lost(s, "pegging"), s.hints, s.missed_per_game())
     cells = "".join(f'<td data-label="{escape(column)}">{figure}</td>'
                     for column, figure in zip(STATS_COLUMNS, figures, strict=True))
     return f'<tr data-group="{escape(name)}"><th>{escape(label)}</th>{cells}</tr>'
