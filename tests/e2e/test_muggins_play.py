@@ -2,7 +2,7 @@
 on, and a whole game against the hard bot is claimed chip by chip, some points left for the bot."""
 
 import pytest
-from harness import screenshot, wait_ready
+from harness import screenshot, violations, wait_ready
 from playwright.sync_api import Page, expect
 from test_play_bot import engine_session
 
@@ -47,6 +47,7 @@ def test_a_muggins_game_claimed_by_hand_to_the_end(page, site):
             true = (score_play(claim.cards).total if claim.what == "play"
                     else score_hand(claim.cards, starter, crib=claim.what == "crib").total)
             if true and not shot:
+                assert violations(page) == []            # the chips and what the table says, to axe
                 screenshot(page, "muggins-claim")
                 page.set_viewport_size({"width": 1280, "height": 800})
                 shot = True
@@ -56,7 +57,11 @@ def test_a_muggins_game_claimed_by_hand_to_the_end(page, site):
             said = true - 1 if true and claims % 2 == 0 else true     # every other score, one short
             short += said < true
             before = page.locator(".tabletop").get_attribute("data-state")
-            page.get_by_test_id(f"claim-{said}").click()
+            if claims == 1:                              # the keyboard: Tab to a chip, Enter
+                page.get_by_test_id(f"claim-{said}").focus()
+                page.keyboard.press("Enter")
+            else:
+                page.get_by_test_id(f"claim-{said}").click()
             claims += 1
             expect(page.locator(".tabletop")).not_to_have_attribute("data-state", before)
             continue
