@@ -1,6 +1,8 @@
 """Count it yourself at the bot table (issue #39, part 1), without the browser: Settings turns it
 on, the table draws the claim's chips and says what it waits for, the bots count and call."""
 
+import re
+
 import pytest
 
 from game.errors import IllegalActionError, ParseError
@@ -10,6 +12,9 @@ from web.profile.model import clean_prefs
 from web.profile.view import render_settings
 from web.profile.model import Profile
 from web.render import render
+
+
+NOTES: set[str] = set()
 
 
 def muggins_table(players=2, seed=5):
@@ -28,12 +33,14 @@ def true_points(view):
 
 def play_out(ctl, short_every=3):
     """Play the player's seat to the end, one point short on every ``short_every``-th claim;
-    every screen drawn on the way. Returns (claims made, the claim bars seen)."""
+    every screen drawn on the way. Returns (claims made, the claim bars seen); the notes under
+    the counted hands go into ``NOTES``."""
     claims = bars = 0
     for _ in range(6000):
         if ctl.session.state.phase == "over":
             return claims, bars
         view, html = ctl.view(), render(ctl)
+        NOTES.update(re.findall(r'data-testid="claimed">([^<]*)<', html))
         if ctl.bot_waiting():
             ctl.bot_step()
         elif ctl.seat_screen.play_end or ctl.seat_screen.count_end:
@@ -156,3 +163,10 @@ def _claims(state):
         replayed, new = apply(replayed, action)
         events += [event for event in new if event.kind == "claim"]
     return events
+
+
+def test_each_counted_hand_says_what_was_claimed_missed_and_taken():
+    NOTES.clear()
+    play_out(muggins_table(seed=8), short_every=1)         # one short on every score
+    assert any(note.startswith("claimed ") and "missed" not in note for note in NOTES)   # the bots'
+    assert any("missed 1 · 1 taken (muggins)" in note for note in NOTES)                # the player's

@@ -349,7 +349,23 @@ def show_hand(seen: SeatScreen, event: Event) -> str:
     return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
             f'<div class="cards">{cards}{starter_html}</div>'
             f'<div class="shown-total"><span class="total" title="{escape(breakdown.spoken())}">'
-            f'{breakdown.total}</span></div><ul class="items">{"".join(items)}</ul></div>')
+            f'{breakdown.total}</span>{claim_note(seen, event)}</div><ul class="items">{"".join(items)}</ul></div>')
+
+
+def claim_note(seen: SeatScreen, event: Event) -> str:
+    """At a muggins table, under a counted hand's total: what its owner claimed, what was
+    missed, and what a rival took of it (``"claimed 4 · missed 2 · 2 taken"``)."""
+    assert event.seat is not None and event.breakdown is not None, "a counted hand has its seat and count"
+    key = (event.kind, event.seat)
+    claimed = seen.claimed.get(key)
+    if claimed is None:
+        return ""
+    missed = event.breakdown.total - claimed
+    words = f"claimed {claimed}" + (f" · missed {missed}" if missed else "")
+    if key in seen.taken:
+        words += f" · {seen.taken[key]} taken (muggins)"
+    return f'<span class="claimed" data-testid="claimed">{escape(words)}</span>'
+
 
 
 def status_line(ctl: TableModel, view: View) -> str:
