@@ -170,3 +170,19 @@ def test_each_counted_hand_says_what_was_claimed_missed_and_taken():
     play_out(muggins_table(seed=8), short_every=1)         # one short on every score
     assert any(note.startswith("claimed ") and "missed" not in note for note in NOTES)   # the bots'
     assert any("missed 1 · 1 taken (muggins)" in note for note in NOTES)                # the player's
+
+
+def test_a_short_claim_by_another_player_offers_muggins_and_pass():
+    from dataclasses import replace
+
+    from game.view import ClaimSeen
+    from web.table.render import claim_bar, claim_text
+
+    ctl = muggins_table()
+    view = replace(ctl.view(), claim=ClaimSeen("show", 1, (), claimed=4, missed=2, caller=0))
+    bar = claim_bar(view)
+    assert 'data-action="muggins"' in bar and 'data-action="pass"' in bar and "chip" not in bar
+    assert claim_text(view, ["Ann", "Bot"]) == "Bot claimed 4: muggins?"
+    with pytest.raises(IllegalActionError, match="no short claim for you"):
+        ctl.call_muggins()                     # the table's real view has none waiting
+    assert claim_bar(replace(view, claim=ClaimSeen("show", 1, ()))) == ""   # the bot's count: no chips
