@@ -21,11 +21,11 @@ from typing import Any, TypeVar
 
 from .actions import MAX_CLAIM, Action
 from .cards import Card, format_cards, parse_cards
-from .engine import DISCARDING, OVER, PLAYING, SHOWING, STANDARD, Config, PlayStep, State, replay
+from .engine import DISCARDING, OVER, PLAYING, SHOWING, STANDARD, Claim, Config, PlayStep, State, replay
 from .errors import IllegalActionError, ParseError, shown
 from .events import EVENT_FIELDS, EVENT_KINDS, VERDICTS, Event, Show
 from .scoring import KINDS, Breakdown, ScoreItem
-from .view import ClaimSeen, View
+from .view import View
 
 SCHEMA = 1
 MAX_SAVE_BYTES = 2_000_000  # a long match is a few tens of kilobytes
@@ -182,7 +182,8 @@ def view_to_json(view: View) -> dict[str, object]:
         "legal": [action.to_json() for action in view.legal],
         **({} if view.claim is None else {"claim": {
             "what": view.claim.what, "seat": view.claim.seat, "cards": format_cards(view.claim.cards),
-            "claimed": view.claim.claimed, "missed": view.claim.missed, "caller": view.claim.caller}}),
+            "breakdown": breakdown_to_json(view.claim.breakdown), "claimed": view.claim.claimed,
+            "caller": view.claim.caller}}),
     }
 
 
@@ -251,14 +252,14 @@ def _check_view(v: View) -> None:
         raise ParseError("a view's legal actions are its own seat's")
 
 
-def _claim(data: object, last_seat: int) -> ClaimSeen:
-    data = _expect(data, {"what", "seat", "cards", "claimed", "missed", "caller"}, "claim")
-    claimed = data["claimed"]
-    return ClaimSeen(_one_of(data["what"], ("play", "show", "crib"), "a claim's points"),
-                     _int(data["seat"], 0, last_seat, "a seat"), _cards(data["cards"], 13),
-                     None if claimed is None else _int(claimed, 0, MAX_CLAIM, "a claim"),
-                     _int(data["missed"], 0, MAX_CLAIM, "points missed"),
-                     _opt_int(data["caller"], last_seat, "a seat"))
+def _claim(data: object, last_seat: int) -> Claim:
+    data = _expect(data, {"what", "seat", "cards", "breakdown", "claimed", "caller"}, "claim")
+    claimed, breakdown = data["claimed"], breakdown_from_json(data["breakdown"])
+    if claimed is not None and _int(claimed, 0, MAX_CLAIM, "a claim") > breakdown.total:
+        raise ParseError("a claim is never more than the cards make")
+    return Claim(_one_of(data["what"], ("play", "show", "crib"), "a claim's points"),
+                 _int(data["seat"], 0, last_seat, "a seat"), _cards(data["cards"], 13), breakdown,
+                 claimed, _opt_int(data["caller"], last_seat, "a seat"))
 
 
 def _play_step(step: object, last_seat: int) -> PlayStep:

@@ -12,31 +12,13 @@ each holds, the starter once cut, and hands once counted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .actions import Action
 from .cards import DECK, Card
-from .engine import Config, PlayStep, State, legal_actions
+from .engine import Claim, Config, PlayStep, State, legal_actions
 from .events import Show
-
-
-@dataclass(frozen=True)
-class ClaimSeen:
-    """Points waiting for a claim at a muggins table, as every seat sees them: ``what`` (play,
-    show, crib), whose (``seat``), the ``cards`` counted, and once claimed, how many and how
-    many were ``missed`` (a rival's to call). What the cards make stays hidden until then."""
-
-    what: str
-    seat: int
-    cards: tuple[Card, ...]
-    claimed: int | None = None
-    missed: int = 0
-    caller: int | None = None
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose move it is: the claimant, then the rival who may call muggins."""
-        return self.seat if self.caller is None else self.caller
+from .scoring import Breakdown
 
 
 @dataclass(frozen=True)
@@ -70,7 +52,7 @@ class View:
     winner: int | None
     verdicts: tuple[str, ...]
     legal: tuple[Action, ...]
-    claim: ClaimSeen | None = None    # muggins tables: the points waiting for a claim
+    claim: Claim | None = None    # muggins tables: the points waiting (what they make hidden till claimed)
 
     @property
     def side(self) -> int:
@@ -87,6 +69,13 @@ class View:
         if self.starter is not None:
             seen.add(self.starter)
         return tuple(card for card in DECK if card not in seen)
+
+
+def _seen(claim: Claim | None) -> Claim | None:
+    """A claim as the table sees it: what the cards make stays hidden until it is claimed."""
+    if claim is None or claim.claimed is not None:
+        return claim
+    return replace(claim, breakdown=Breakdown())
 
 
 def view(state: State, seat: int) -> View:
@@ -109,7 +98,5 @@ def view(state: State, seat: int) -> View:
         turn=state.turn, said_go=tuple(sorted(state.said_go)), play=state.play,
         shows=state.shows, winner=state.winner, verdicts=state.verdicts,
         legal=legal_actions(state, seat),
-        claim=None if state.claim is None else ClaimSeen(
-            state.claim.what, state.claim.seat, state.claim.cards, state.claim.claimed,
-            state.claim.missed, state.claim.caller),
+        claim=_seen(state.claim),
     )

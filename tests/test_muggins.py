@@ -123,7 +123,7 @@ def test_the_show_is_claimed_hand_by_hand_in_counting_order():
     assert state.phase == SHOWING and state.claim.what == "show" and state.claim.seat == 1
     assert [a.points for a in legal_actions(state, 1)] == list(range(30))
     seen = view(state, 0)
-    assert seen.claim.cards == state.kept[1] and not hasattr(seen.claim, "breakdown")
+    assert seen.claim.cards == state.kept[1] and seen.claim.breakdown.total == 0   # hidden till claimed
     state, events = run(state, "1 claim 29")
     assert [e.kind for e in events][:3] == ["claim", "show", "peg"]
     assert state.claim.what == "show" and state.claim.seat == 0

@@ -2,6 +2,7 @@
 on, the table draws the claim's chips and says what it waits for, the bots count and call."""
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -172,17 +173,14 @@ def test_each_counted_hand_says_what_was_claimed_missed_and_taken():
     assert any("missed 1 · 1 taken (muggins)" in note for note in NOTES)                # the player's
 
 
-def test_a_short_claim_by_another_player_offers_muggins_and_pass():
-    from dataclasses import replace
-
-    from game.view import ClaimSeen
+def test_the_chips_are_the_claimant_s_only():
+    from game.engine import Claim
+    from game.scoring import Breakdown
     from web.table.render import claim_bar, claim_text
 
     ctl = muggins_table()
-    view = replace(ctl.view(), claim=ClaimSeen("show", 1, (), claimed=4, missed=2, caller=0))
-    bar = claim_bar(view)
-    assert 'data-action="muggins"' in bar and 'data-action="pass"' in bar and "chip" not in bar
-    assert claim_text(view, ["Ann", "Bot"]) == "Bot claimed 4: muggins?"
-    with pytest.raises(IllegalActionError, match="no short claim for you"):
-        ctl.call_muggins()                     # the table's real view has none waiting
-    assert claim_bar(replace(view, claim=ClaimSeen("show", 1, ()))) == ""   # the bot's count: no chips
+    mine = replace(ctl.view(), claim=Claim("show", 0, (), Breakdown()))
+    assert claim_bar(mine).count('class="chip"') == 30
+    assert claim_bar(replace(mine, claim=Claim("show", 1, (), Breakdown()))) == ""   # the bot's count
+    called = replace(mine, claim=Claim("show", 0, (), Breakdown(), claimed=4, caller=1))
+    assert claim_bar(called) == "" and claim_text(called, ["Ann", "Bot"]) == "Bot is counting"

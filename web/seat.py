@@ -130,7 +130,7 @@ class SeatTable(CoachedSeat):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         """Every command this table takes, by name (a click's ``data-action``, a key's meaning)."""
         return {"select": self.select, "confirm-discard": self.confirm_discard, "play": self.play,
-                "claim": self.claim, "muggins": self.call_muggins, "pass": self.let_pass,
+                "claim": self.claim,
                 "key": self.key, "continue": self.advance, "hint": self.ask_hint,
                 "menu-open": self.open_menu, "menu-close": self.close_menu, "rules": self.show_rules}
 
@@ -203,20 +203,6 @@ class SeatTable(CoachedSeat):
         if not (words.isascii() and words.isdigit() and len(words) <= 2):
             raise ParseError(f"a claim is a number of points, not {words[:8]!r}")
         self.move(Action.claim(view.seat, int(words)))
-
-    def call_muggins(self, _: object = None) -> None:
-        self._answer(True)
-
-    def let_pass(self, _: object = None) -> None:
-        self._answer(False)
-
-    def _answer(self, muggins: bool) -> None:
-        view = self.seat_screen.view
-        if view is None or self.pending:
-            return
-        if view.claim is None or view.claim.caller != view.seat:
-            raise IllegalActionError("there is no short claim for you to call")
-        self.move(Action(view.seat, "muggins" if muggins else "pass", ()))
 
     def key(self, key: object) -> None:
         """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues, H hints."""

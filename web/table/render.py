@@ -439,38 +439,32 @@ CLAIMED = {"play": "your card", "show": "your hand", "crib": "your crib"}
 
 
 def claim_text(view: View, names: Sequence[str]) -> str:
-    """What a muggins table waits for: this seat's count, its call, or another's count.
+    """What a muggins table waits for: this seat's count, or another's count or call (only the
+    bots call muggins: a table where a person may is not offered yet).
 
     >>> from dataclasses import replace
-    >>> from game.view import ClaimSeen
+    >>> from game.engine import Claim
+    >>> from game.scoring import Breakdown
     >>> from game.engine import Config, new_game
     >>> from game.view import view as seat_view
     >>> v = seat_view(new_game(Config(), seed=1), 0)
-    >>> claim_text(replace(v, claim=ClaimSeen("show", 0, ())), ["You", "Bot"])
+    >>> claim_text(replace(v, claim=Claim("show", 0, (), Breakdown())), ["You", "Bot"])
     'Count your hand: claim its points'
-    >>> claim_text(replace(v, claim=ClaimSeen("play", 1, (), 1, 2, 0)), ["You", "Bot"])
-    'Bot claimed 1: muggins?'
+    >>> claim_text(replace(v, claim=Claim("play", 0, (), Breakdown(), 1, 1)), ["You", "Bot"])
+    'Bot is counting'
     """
     claim, me = view.claim, view.seat
     assert claim is not None, "a claim waits"
-    if claim.caller == me:
-        return f"{names[claim.seat]} claimed {claim.claimed}: muggins?"
-    if claim.seat == me and claim.claimed is None:
+    if claim.to_act == me:
         return f"Count {CLAIMED[claim.what]}: claim its points"
     return f"{names[claim.to_act]} is counting"
 
 
 def claim_bar(view: View) -> str:
     """The fast input of a claim: a chip for every number of points the card, hand or crib
-    could make (0 to 12 for a card, to 29 for a hand), or muggins and pass for a short claim."""
+    could make (0 to 12 for a card, to 29 for a hand)."""
     claim = view.claim
-    if claim is None:
-        return ""
-    if claim.caller == view.seat:
-        return ('<div class="claim-bar" role="group" aria-label="A short claim">'
-                '<button class="primary" data-action="muggins" data-testid="muggins">Muggins!</button>'
-                '<button class="secondary" data-action="pass" data-testid="pass">Pass</button></div>')
-    if claim.seat != view.seat or claim.claimed is not None:
+    if claim is None or claim.to_act != view.seat or claim.claimed is not None:
         return ""
     most = 12 if claim.what == "play" else 29
     chips = "".join(f'<button class="chip" data-action="claim" data-arg="{n}" data-testid="claim-{n}"'

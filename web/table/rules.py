@@ -26,8 +26,7 @@ five), the jack of the starter's suit 1 (nobs). The best hand is 29.</p>
 <p>First to 121 (or 61) wins on the spot, even in the middle of a count. A loser short of 91 is skunked, short of 61
 double skunked (at 61: short of 31). Every point is counted for you: nothing is missed, nothing stolen.</p>
 <h3>Five-card cribbage</h3>
-<p>The older two-player game, to 61: five cards each, two each to the crib, three kept. The first non-dealer pegs 3
-as the game begins (three for last). The play is one count: it ends at the first 31 or go, and cards left in hand
-are not played (they still count in the show). Three cards of a suit are a flush of 3 (4 with the starter).</p>
+<p>Two players, to 61: five cards each, two to the crib. The first non-dealer pegs 3 at once (three for last). The
+play ends at the first 31 or go; cards left count only in the show. A three-card flush is 3 (4 with the starter).</p>
 </div>
 """
