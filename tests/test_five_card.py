@@ -304,7 +304,7 @@ def test_the_hard_bot_leaves_out_what_was_fitted_to_six_card_play():
 def test_hard_beats_easy_at_five_card_cribbage():
     from game.arena import Arena, run as arena_run
 
-    result = arena_run(Arena("hard", "easy", games=40, players=2, seed=1, target=61, variant="five"))
+    result = arena_run(Arena("hard", "easy", games=20, players=2, seed=1, target=61, variant="five"))
     assert result["wins"]["A"] > result["wins"]["B"]
 
 
