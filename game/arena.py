@@ -1,6 +1,7 @@
 """The arena: bot against bot, many games, with the figures that tell them apart.
 
     python -m game.arena --a hard --b medium --games 5000 --players 2 --seed 1 --jobs 2
+    python -m game.arena --a hard --b easy --variant five --target 61 --games 2000
 
 A side is a level (``easy``, ``medium``, ``hard``, or ``hard-v1``, the hard bot frozen before
 issue 15) or ``cmd:COMMAND``, any program speaking
@@ -55,15 +56,17 @@ class Stats(TypedDict):
 
 
 class Arena:
-    """What to play: sides ``a`` and ``b``, ``games``, ``players``, ``seed``, ``target``."""
+    """What to play: sides ``a`` and ``b``, ``games``, ``players``, ``seed``, ``target``,
+    ``variant`` (`Config`'s: ``"five"`` is five-card cribbage, 2 players to 61)."""
 
     def __init__(self, a: str, b: str, games: int = 100, players: int = 2, seed: int = 1,
-                 target: int = 121) -> None:
+                 target: int = 121, variant: str = "standard") -> None:
         for spec in (a, b):
             if spec not in ARENA_LEVELS and not spec.startswith("cmd:"):
                 raise ValueError(f"a side is {', '.join(ARENA_LEVELS)} or cmd:COMMAND, not {spec!r}")
         self.a, self.b, self.games, self.players = a, b, games, players
-        self.seed, self.target = seed, target
+        self.seed, self.target, self.variant = seed, target, variant
+        Config(players=players, target=target, variant=variant)   # refused here, not in a worker
 
     @property
     def group(self) -> int:
@@ -103,7 +106,7 @@ def _new_stats() -> Stats:
 def play_game(arena: Arena, game: int) -> dict[str, Stats]:
     """Play one game; return A's and B's statistics for it."""
     labels, deal_seed = arena.seating(game)
-    config = Config(players=arena.players, target=arena.target)
+    config = Config(players=arena.players, target=arena.target, variant=arena.variant)
     specs = {"A": arena.a, "B": arena.b}
     bots = [_bot(specs[label], arena.seed * 7919 + game * 4 + seat)
             for seat, label in enumerate(labels)]
@@ -317,11 +320,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--variant", choices=("standard", "five"), default="standard",
+                        help="five: five-card cribbage (2 players, --target 61)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
     try:
-        arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target)
+        arena = Arena(args.a, args.b, args.games, args.players, args.seed, args.target, args.variant)
     except ValueError as error:
         parser.error(str(error))
     started = time.perf_counter()

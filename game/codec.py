@@ -19,9 +19,9 @@ import re
 from dataclasses import fields
 from typing import Any, TypeVar
 
-from .actions import Action
+from .actions import MAX_CLAIM, Action
 from .cards import Card, format_cards, parse_cards
-from .engine import DISCARDING, OVER, PLAYING, Config, PlayStep, State, replay
+from .engine import DISCARDING, OVER, PLAYING, SHOWING, STANDARD, Claim, Config, PlayStep, State, replay
 from .errors import IllegalActionError, ParseError, shown
 from .events import EVENT_FIELDS, EVENT_KINDS, VERDICTS, Event, Show
 from .scoring import KINDS, Breakdown, ScoreItem
@@ -77,11 +77,27 @@ def decode_state(text: object) -> State:
 
 
 def config_to_json(config: Config) -> dict[str, object]:
-    return {"players": config.players, "target": config.target, "match_wins": config.match_wins}
+    """A table's rules as JSON; the variant only when it is not the standard game, so that
+    every standard table's JSON (saves, links, messages) is what it was before variants.
+
+    >>> config_to_json(Config(variant="five", target=61))
+    {'players': 2, 'target': 61, 'match_wins': 1, 'variant': 'five'}
+    """
+    data: dict[str, object] = {"players": config.players, "target": config.target,
+                               "match_wins": config.match_wins}
+    if config.variant != STANDARD:
+        data["variant"] = config.variant
+    if config.muggins:
+        data["muggins"] = True
+    return data
 
 
 def config_from_json(data: object) -> Config:
-    return Config(**_expect(data, {"players", "target", "match_wins"}, "table config"))
+    """Read `config_to_json` output (a table saved before variants has none: standard)."""
+    keys = {"players", "target", "match_wins"}
+    if isinstance(data, dict):
+        keys |= {"variant", "muggins"} & set(data)
+    return Config(**_expect(data, keys, "table config"))
 
 
 def breakdown_to_json(breakdown: Breakdown) -> dict[str, object]:
@@ -102,7 +118,7 @@ def breakdown_from_json(data: object) -> Breakdown:
     for item in _list(data["items"], 40):
         _expect(item, {"kind", "cards", "points"}, "score item")
         items.append(ScoreItem(_one_of(item["kind"], KINDS, "a score kind"),
-                               _cards(item["cards"], 13), _int(item["points"], 1, 12, "points")))
+                               _cards(item["cards"], 13), _int(item["points"], 1, MAX_CLAIM, "points")))
     breakdown = Breakdown(items)
     if breakdown.total != _int(data["total"], 0, MAX_POINTS, "a score"):
         raise ParseError("a score's total is the sum of its items")
@@ -164,6 +180,10 @@ def view_to_json(view: View) -> dict[str, object]:
                    "breakdown": breakdown_to_json(show.breakdown)} for show in view.shows],
         "winner": view.winner, "verdicts": list(view.verdicts),
         "legal": [action.to_json() for action in view.legal],
+        **({} if view.claim is None else {"claim": {
+            "what": view.claim.what, "seat": view.claim.seat, "cards": format_cards(view.claim.cards),
+            "breakdown": breakdown_to_json(view.claim.breakdown), "claimed": view.claim.claimed,
+            "caller": view.claim.caller}}),
     }
 
 
@@ -178,14 +198,15 @@ def view_from_json(data: object) -> View:
     Traceback (most recent call last):
     game.errors.ParseError: a view shows the same card twice
     """
-    data = _expect(data, {f.name for f in fields(View)}, "view")
+    names = {f.name for f in fields(View)} - {"claim"}
+    data = _expect(data, names | ({"claim"} & set(data) if isinstance(data, dict) else set()), "view")
     config = config_from_json(data["config"])
     last_seat, last_side = config.players - 1, config.sides - 1
     seat = _int(data["seat"], 0, last_seat, "a seat")
     score = config.target + MAX_POINTS
     shown_view = View(
         seat=seat, config=config, state_id=_int(data["state_id"], 0, MAX_ID, "a state id"),
-        phase=_one_of(data["phase"], (DISCARDING, PLAYING, OVER), "a phase"),
+        phase=_one_of(data["phase"], (DISCARDING, PLAYING, SHOWING, OVER), "a phase"),
         game_no=_int(data["game_no"], 0, config.sides * config.match_wins, "a game number"),
         hand_no=_int(data["hand_no"], 0, MAX_ID, "a hand number"),
         dealer=_int(data["dealer"], 0, last_seat, "a dealer"),
@@ -207,7 +228,8 @@ def view_from_json(data: object) -> View:
         shows=tuple(_show(show, last_seat) for show in _list(data["shows"], 5)),
         winner=_opt_int(data["winner"], last_side, "a winner"),
         verdicts=tuple(_one_of(x, VERDICTS, "a verdict") for x in _list(data["verdicts"], 3)),
-        legal=tuple(Action.from_json(action) for action in _list(data["legal"], 20)),
+        legal=tuple(Action.from_json(action) for action in _list(data["legal"], 30)),
+        claim=_claim(data["claim"], last_seat) if "claim" in data else None,
     )
     _check_view(shown_view)
     return shown_view
@@ -230,6 +252,16 @@ def _check_view(v: View) -> None:
         raise ParseError("a view's legal actions are its own seat's")
 
 
+def _claim(data: object, last_seat: int) -> Claim:
+    data = _expect(data, {"what", "seat", "cards", "breakdown", "claimed", "caller"}, "claim")
+    claimed, breakdown = data["claimed"], breakdown_from_json(data["breakdown"])
+    if claimed is not None and _int(claimed, 0, MAX_CLAIM, "a claim") > breakdown.total:
+        raise ParseError("a claim is never more than the cards make")
+    return Claim(_one_of(data["what"], ("play", "show", "crib"), "a claim's points"),
+                 _int(data["seat"], 0, last_seat, "a seat"), _cards(data["cards"], 13), breakdown,
+                 claimed, _opt_int(data["caller"], last_seat, "a seat"))
+
+
 def _play_step(step: object, last_seat: int) -> PlayStep:
     kind, seat, card, count = _list(step, 4, exact=True)
     kind = _one_of(kind, ("play", "go", "reset"), "a play step")
@@ -243,8 +275,8 @@ def _play_step(step: object, last_seat: int) -> PlayStep:
 def _show(data: object, last_seat: int) -> Show:
     data = _expect(data, {"seat", "crib", "cards", "breakdown"}, "show")
     cards = _cards(data["cards"], 4)
-    if len(cards) != 4:
-        raise ParseError("a hand or crib is shown with its four cards")
+    if len(cards) not in (3, 4):
+        raise ParseError("a hand or crib is shown with its four cards (three in five-card cribbage)")
     return Show(_int(data["seat"], 0, last_seat, "a seat"), _one_of(data["crib"], (False, True), "crib"),
                 cards, breakdown_from_json(data["breakdown"]))
 

@@ -22,23 +22,36 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from .actions import DISCARD, PLAY, Action
+from .actions import CLAIM, DISCARD, MUGGINS, PASS, PLAY, Action
 from .cards import DECK, JACK, Card
 from .errors import IllegalActionError, ParseError, shown
 from .events import Event, Show
 from .scoring import Breakdown, ScoreItem, score_hand, score_play
 
-DISCARDING, PLAYING, OVER = "discard", "play", "over"
+DISCARDING, PLAYING, SHOWING, OVER = "discard", "play", "show", "over"   # SHOWING: muggins only
+STANDARD, FIVE_CARD = "standard", "five"
+VARIANTS = (STANDARD, FIVE_CARD)
 
 
 @dataclass(frozen=True)
 class Config:
     """A table's rules: ``players`` (2, 3 or 4 in two partnerships), ``target`` (121 or 61),
-    and ``match_wins``, the games a side must win to take the match."""
+    ``match_wins``, the games a side must win to take the match, the ``variant``:
+    ``"standard"`` or ``"five"``, five-card cribbage (2 players, to 61; docs/RULES.md), and
+    ``muggins``: the players claim their own points and a rival may take what they miss.
+
+    >>> Config(variant="five", target=61).dealt, Config(variant="five", target=61).kept_size
+    (5, 3)
+    >>> Config(variant="five")
+    Traceback (most recent call last):
+    game.errors.ParseError: five-card cribbage is played by 2 players to 61
+    """
 
     players: int = 2
     target: int = 121
     match_wins: int = 1
+    variant: str = STANDARD
+    muggins: bool = False
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in (2, 3, 4):
@@ -47,6 +60,18 @@ class Config:
             raise ParseError(f"a game is played to 121 or 61, not {shown(self.target)}")
         if type(self.match_wins) is not int or self.match_wins not in range(1, 10):
             raise ParseError(f"a match is won with 1 to 9 games, not {shown(self.match_wins)}")
+        if type(self.variant) is not str or self.variant not in VARIANTS:
+            raise ParseError(f"the variant is 'standard' or 'five', not {shown(self.variant)}")
+        if self.five_card and (self.players, self.target) != (2, 61):
+            raise ParseError("five-card cribbage is played by 2 players to 61")
+        if type(self.muggins) is not bool:
+            raise ParseError(f"muggins is on or off (true or false), not {shown(self.muggins)}")
+
+    @property
+    def five_card(self) -> bool:
+        """Five-card cribbage: five dealt, three kept, the play ends at the first 31 or go,
+        and the first pone pegs three for last."""
+        return self.variant == FIVE_CARD
 
     @property
     def sides(self) -> int:
@@ -55,7 +80,12 @@ class Config:
     @property
     def dealt(self) -> int:
         """Cards dealt to each player."""
-        return 6 if self.players == 2 else 5
+        return 6 if self.players == 2 and not self.five_card else 5
+
+    @property
+    def kept_size(self) -> int:
+        """Cards each player keeps for the play and the show."""
+        return self.dealt - self.to_crib
 
     @property
     def to_crib(self) -> int:
@@ -98,6 +128,34 @@ class PlayStep:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """Points waiting to be claimed at a muggins table (`Config.muggins`): ``what`` (``play``:
+    the card ``seat`` just laid; ``show`` or ``crib``) made ``breakdown``, counting ``cards``
+    (with the starter for a show). Once ``claimed`` short of the total, ``caller`` may call
+    muggins for the rest. The breakdown is the engine's secret until the claim is made."""
+
+    what: str
+    seat: int
+    cards: tuple[Card, ...]
+    breakdown: Breakdown
+    claimed: int | None = None
+    caller: int | None = None
+
+    @property
+    def missed(self) -> int:
+        return 0 if self.claimed is None else self.breakdown.total - self.claimed
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose move it is: the claimant, then the rival who may call muggins."""
+        return self.seat if self.caller is None else self.caller
+
+
+# The most a card laid can make: a double pair royal (no four of a kind count 15 or 31).
+MAX_PLAY_CLAIM = 12
+
+
+@dataclass(frozen=True)
 class State:
     """Everything about a match in progress. Build it with `new_game`; change it with `apply`."""
 
@@ -115,7 +173,7 @@ class State:
     scores: tuple[int, ...] = ()              # front pegs per side
     previous: tuple[int, ...] = ()            # back pegs per side
     hands: tuple[tuple[Card, ...], ...] = ()  # the cards each seat holds now
-    kept: tuple[tuple[Card, ...], ...] = ()   # the four cards each seat shows
+    kept: tuple[tuple[Card, ...], ...] = ()   # the cards each seat shows (kept_size)
     discards: tuple[tuple[Card, ...] | None, ...] = ()
     crib: tuple[Card, ...] = ()
     undealt: tuple[Card, ...] = ()            # the rest of the deck; the starter is its top
@@ -128,6 +186,7 @@ class State:
     shows: tuple[Show, ...] = ()              # the latest show counted
     winner: int | None = None                 # side that won the latest game
     verdicts: tuple[str, ...] = ()
+    claim: Claim | None = None                # points waiting for their claim (muggins tables)
 
     @property
     def state_id(self) -> int:
@@ -142,6 +201,19 @@ def new_game(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
     ``stacked`` lists decks (top card first) to deal the first hands from, for tests; a short
     deck is completed with the missing cards. See `stack_deck`. ``hand_seeds[n]``, when given,
     shuffles hand ``n`` instead of ``seed`` (see `with_hand_seed`).
+    """
+    return opening(config, seed, stacked, first_dealer, hand_seeds)[0]
+
+
+def opening(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
+            first_dealer: int | None = None, hand_seeds: Iterable[int] = (),
+            ) -> tuple[State, tuple[Event, ...]]:
+    """`new_game` with the events of the start: the cut for deal, the deal, and in five-card
+    cribbage the pone's three for last (a table's log shows them).
+
+    >>> state, events = opening(Config(variant="five", target=61), seed=3)
+    >>> [event.kind for event in events], events[-1].breakdown.label()
+    (['cut_for_deal', 'deal', 'peg'], 'three for last')
     """
     if not isinstance(config, Config):
         raise ParseError("new_game needs a Config")
@@ -161,7 +233,7 @@ def new_game(config: Config, seed: int, stacked: Iterable[Iterable[Card]] = (),
         config.check_seat(first_dealer)
     table = _Table(state)
     table.start_game(first_dealer, cut)
-    return table.freeze()
+    return table.freeze(), tuple(table.events)
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
@@ -170,6 +242,14 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     A ``seat`` that is not at the table is refused as `Config.check_seat` says.
     """
     state.config.check_seat(seat)
+    claim = state.claim
+    if claim is not None:
+        if claim.to_act != seat:
+            return ()
+        if claim.caller is not None:
+            return (Action._trusted(seat, MUGGINS, ()), Action._trusted(seat, PASS, ()))
+        most = MAX_PLAY_CLAIM if claim.what == "play" else 29
+        return tuple(Action._trusted(seat, CLAIM, (), points) for points in range(most + 1))
     if state.phase == DISCARDING and state.discards[seat] is None:
         hand = sorted(state.hands[seat])
         return tuple(Action._trusted(seat, DISCARD, combo)
@@ -204,8 +284,12 @@ def apply(state: State, action: Action | str | dict[str, object],
     try:
         if action.kind == DISCARD:
             table.discard(action.seat, action.cards)
-        else:
+        elif action.kind == PLAY:
             table.lay(action.seat, action.card)
+        elif action.kind == CLAIM:
+            table.take_claim(action.points)
+        else:
+            table.answer_claim(action.kind == MUGGINS)
     except _Won as won:
         table.finish_game(won.side)
     return table.freeze(), tuple(table.events)
@@ -336,6 +420,20 @@ def _check_legal(state: State, action: Action) -> None:
     config.check_seat(seat)
     if state.phase == OVER:
         raise IllegalActionError("the game is over")
+    claim = state.claim
+    if action.kind in (CLAIM, MUGGINS, PASS):
+        if claim is None or claim.to_act != seat:
+            raise IllegalActionError("there is nothing for you to claim or call now")
+        if (action.kind == CLAIM) != (claim.caller is None):
+            raise IllegalActionError("claim your points first" if claim.caller is None
+                                     else "the points are claimed: call muggins or pass")
+        if action.kind == CLAIM and action.points > claim.breakdown.total:
+            raise IllegalActionError(f"{action.points} is more than the cards make: count again")
+        return
+    if claim is not None:
+        who = "your" if claim.seat == seat else "the"
+        raise IllegalActionError(f"{who} points must be claimed first" if claim.caller is None
+                                 else "muggins may be called first")
     held = state.hands[seat]
     missing = [str(card) for card in action.cards if card not in held]
     if action.kind == DISCARD:
@@ -376,6 +474,7 @@ class _Table:
     said_go: frozenset[int]
     play: tuple[PlayStep, ...]
     shows: tuple[Show, ...]
+    claim: Claim | None
 
     def __init__(self, state: State, seed_for: Callable[[int], int] | None = None) -> None:
         self.state = state
@@ -409,10 +508,12 @@ class _Table:
     def start_game(self, dealer: int, cut: tuple[Card, ...] = ()) -> None:
         sides = self.config.sides
         self.scores, self.previous = [0] * sides, [0] * sides
-        self.set(winner=None, verdicts=(), cut=tuple(cut), shows=())
+        self.set(winner=None, verdicts=(), cut=tuple(cut), shows=(), claim=None)
         if cut:
             self.emit("cut_for_deal", seat=dealer, cards=tuple(cut))
         self.deal(dealer)
+        if self.config.five_card:
+            self.peg((dealer + 1) % self.config.players, Breakdown([ScoreItem("last", (), 3)]))
 
     def deal(self, dealer: int) -> None:
         config, players = self.config, self.config.players
@@ -426,7 +527,7 @@ class _Table:
         self.discards = [None] * players
         self.set(phase=DISCARDING, hand_no=hand_no, dealer=dealer, crib=crib,
                  undealt=tuple(rest), starter=None, kept=(), pile=(), count=0, turn=None,
-                 said_go=frozenset(), play=())
+                 said_go=frozenset(), play=(), claim=None)
         self.emit("deal", seat=dealer, count=config.dealt)
 
     def discard(self, seat: int, cards: tuple[Card, ...]) -> None:
@@ -454,9 +555,15 @@ class _Table:
         self.set(pile=pile, count=count, play=self.play + (PlayStep("play", seat, card, count),))
         self.emit("play", seat=seat, cards=(card,), count=count)
         points = score_play(pile)
+        if self.config.muggins:       # even nothing is claimed: a claim must not give it away
+            self.ask(Claim("play", seat, pile, points))
+            return
         if points:
             self.peg(seat, points)
-        if count == 31:
+        self.after_lay(seat)
+
+    def after_lay(self, seat: int) -> None:
+        if self.count == 31:
             self.reset(seat)
         else:
             self.next_turn(seat)
@@ -482,9 +589,13 @@ class _Table:
         self.reset(last)
 
     def reset(self, last: int) -> None:
-        """Back to 0; the seat left of the last player leads, or the play is over."""
+        """Back to 0; the seat left of the last player leads, or the play is over (always,
+        in five-card cribbage: the cards left in hand are not played)."""
         self.set(pile=(), count=0, said_go=frozenset(), play=self.play + (PlayStep("reset"),))
         self.emit("reset", seat=last, count=0)
+        if self.config.five_card:
+            self.show()
+            return
         players = self.config.players
         for offset in range(1, players + 1):
             seat = (last + offset) % players
@@ -496,14 +607,73 @@ class _Table:
     # -- the show and the end --
 
     def show(self) -> None:
+        self.set(turn=None, shows=())
+        if self.config.muggins:
+            self.set(phase=SHOWING)
+        self.next_show()
+
+    def next_show(self) -> None:
+        """Count the hands not counted yet, in order (at a muggins table, ask for the next
+        one's claim instead), then deal the next hand."""
         players, dealer, starter = self.config.players, self.dealer, self.starter
         assert starter is not None   # cut before the play
-        self.set(turn=None, shows=())
-        for offset in range(1, players + 1):
-            seat = (dealer + offset) % players
-            self.count_show(Show(seat, False, self.kept[seat], score_hand(self.kept[seat], starter)))
-        self.count_show(Show(dealer, True, self.crib, score_hand(self.crib, starter, crib=True)))
+        for k in range(len(self.shows), players + 1):
+            crib = k == players
+            seat = dealer if crib else (dealer + 1 + k) % players
+            cards = self.crib if crib else self.kept[seat]
+            breakdown = score_hand(cards, starter, crib=crib)
+            if self.config.muggins:
+                self.ask(Claim("crib" if crib else "show", seat, cards, breakdown))
+                return
+            self.count_show(Show(seat, crib, cards, breakdown))
         self.deal((dealer + 1) % players)
+
+    # -- claims and muggins (docs/RULES.md) --
+
+    def ask(self, claim: Claim) -> None:
+        self.set(claim=claim, turn=claim.seat if claim.what == "play" else None)
+
+    def take_claim(self, points: int) -> None:
+        """The claimant says ``points`` (no more than the cards make: `_check_legal`): they are
+        pegged; a rival may then call muggins for any missed."""
+        claim = self.claim
+        assert claim is not None   # checked legal
+        claim = replace(claim, claimed=points)
+        self.emit("claim", seat=claim.seat, count=points, breakdown=claim.breakdown)
+        if claim.what != "play":
+            self.set(shows=self.shows + (Show(claim.seat, claim.what == "crib", claim.cards,
+                                              claim.breakdown),))
+            self.emit(claim.what, seat=claim.seat, cards=claim.cards, breakdown=claim.breakdown)
+        self.set(claim=claim)
+        if points:
+            whole = points == claim.breakdown.total
+            self.peg(claim.seat, claim.breakdown if whole else
+                     Breakdown([ScoreItem("claimed", claim.cards, points)]))
+        if claim.missed:
+            self.set(claim=replace(claim, caller=self.rival_of(claim.seat)))
+        else:
+            self.resume(claim)
+
+    def answer_claim(self, muggins: bool) -> None:
+        claim = self.claim
+        assert claim is not None and claim.caller is not None   # checked legal
+        if muggins:
+            self.emit("muggins", seat=claim.caller, count=claim.missed)
+            self.peg(claim.caller, Breakdown([ScoreItem("muggins", claim.cards, claim.missed)]))
+        self.resume(claim)
+
+    def rival_of(self, seat: int) -> int:
+        """The first seat after ``seat`` on another side: it may call muggins."""
+        players, config = self.config.players, self.config
+        return next(other for other in ((seat + k) % players for k in range(1, players))
+                    if config.side_of(other) != config.side_of(seat))
+
+    def resume(self, claim: Claim) -> None:
+        self.set(claim=None)
+        if claim.what == "play":
+            self.after_lay(claim.seat)
+        else:
+            self.next_show()
 
     def count_show(self, show: Show) -> None:
         self.set(shows=self.shows + (show,))
@@ -526,7 +696,7 @@ class _Table:
                          for side, score in enumerate(self.scores))
         wins = list(self.wins)
         wins[winner] += 1
-        self.set(winner=winner, verdicts=verdicts, wins=tuple(wins), turn=None)
+        self.set(winner=winner, verdicts=verdicts, wins=tuple(wins), turn=None, claim=None)
         self.emit("game_over", side=winner, scores=tuple(self.scores), verdicts=verdicts)
         if wins[winner] >= config.match_wins:
             self.set(phase=OVER)

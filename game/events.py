@@ -22,6 +22,7 @@ EVENT_FIELDS = {
     "reset": ("seat", "count"), "peg": ("seat", "side", "breakdown", "scores"),
     "show": ("seat", "cards", "breakdown"), "crib": ("seat", "cards", "breakdown"),
     "game_over": ("side", "scores", "verdicts"), "match_over": ("side", "scores"),
+    "claim": ("seat", "count", "breakdown"), "muggins": ("seat", "count"),
 }
 EVENT_KINDS = tuple(EVENT_FIELDS)
 VERDICTS = ("win", "skunk", "double skunk", "loss")
@@ -41,6 +42,8 @@ class Event:
     - ``show`` / ``crib``: ``seat``'s hand (or the crib of dealer ``seat``) counted with the starter.
     - ``game_over`` / ``match_over``: ``side`` won; ``scores`` final (games won for a match);
       ``verdicts`` per side: ``"win"``, ``"skunk"``, ``"double skunk"`` or ``"loss"``.
+    - ``claim`` (muggins tables): ``seat`` claimed ``count`` of the ``breakdown`` its cards made.
+    - ``muggins``: ``seat`` called muggins and took the ``count`` points missed.
     """
 
     kind: str
@@ -83,6 +86,12 @@ class Event:
             whose = who if self.kind == "show" else "Your crib" if who == "You" else f"{who}'s crib"
             assert self.breakdown is not None   # a show has its count
             return f"{whose}: {cards} with the starter, {self.breakdown.spoken()}"
+        if self.kind == "claim":
+            assert self.breakdown is not None and self.count is not None   # a claim has both
+            missed = self.breakdown.total - self.count
+            return f"{who} {verb(who, 'claims')} {self.count}" + (f", missing {missed}" if missed else "")
+        if self.kind == "muggins":
+            return f"{who}: muggins! {verb(who, 'takes')} the {self.count} missed"
         if self.kind in ("game_over", "match_over"):
             what = "game" if self.kind == "game_over" else "match"
             assert self.side is not None   # the winning side

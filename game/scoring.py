@@ -25,7 +25,7 @@ from .errors import IllegalActionError, ParseError
 # Counting order of the kinds in a show, and every kind the engine pegs.
 SHOW_KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 PLAY_KINDS = ("fifteen", "thirty-one", "pair", "run")
-KINDS = SHOW_KINDS + ("thirty-one", "heels", "go", "last card")
+KINDS = SHOW_KINDS + ("thirty-one", "heels", "go", "last card", "last", "claimed", "muggins")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,10 @@ class ScoreItem:
     points: int
 
     def label(self) -> str:
-        """A short label for a peg: ``"fifteen for 2"``, ``"pair royal for 6"``."""
+        """A short label for a peg: ``"fifteen for 2"``, ``"pair royal for 6"``; five-card
+        cribbage's first pone takes ``"three for last"``."""
+        if self.kind == "last":
+            return "three for last"
         return f"{_item_name(self)} for {self.points}"
 
 
@@ -121,6 +124,8 @@ class Breakdown:
                 phrases.append(f"{prefix} of {_number_words(len(item.cards))} is {said}")
             elif item.kind == "nobs":
                 phrases.append(f"one for his nobs is {said}")
+            elif item.kind == "last":
+                phrases.append(f"three for last is {said}")
             else:
                 phrases.append(f"{_item_name(item, article=True)} is {said}")
         if not phrases:
@@ -163,24 +168,30 @@ _RANK_POINTS: dict[int, int] = {}  # fifteens + pairs + runs, filled on first si
 
 
 def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Breakdown:
-    """Score four cards with the starter, as a hand or (``crib=True``) as the crib.
+    """Score four cards with the starter, as a hand or (``crib=True``) as the crib; or the
+    three cards of a five-card cribbage hand.
 
     Fifteens, pairs and runs depend only on the ranks, so their points come from a table
-    keyed by the rank multiset; flush and nobs are checked directly. The items are listed
-    lazily (see `Breakdown`).
+    keyed by the rank multiset; flush and nobs are checked directly. A hand's flush is as many
+    points as it has cards, one more if the starter matches; a crib's only with the starter.
+    The items are listed lazily (see `Breakdown`).
 
     >>> from game.cards import parse_cards, Card
     >>> score_hand(parse_cards("2H 4H 6H 8H"), Card.parse("KC")).total
     4
     >>> score_hand(parse_cards("2H 4H 6H 8H"), Card.parse("KC"), crib=True).total
     0
+    >>> score_hand(parse_cards("2H 4H 8H"), Card.parse("KC")).total, score_hand(parse_cards("2H 4H 8H"), Card.parse("KH")).total
+    (3, 4)
     """
+    if len(hand) == 3 and not crib:
+        return _score_three(hand, starter)
     try:
         a, b, c, d = hand
         key = (_PRIME[a.rank] * _PRIME[b.rank] * _PRIME[c.rank] * _PRIME[d.rank]
                * _PRIME[starter.rank])
     except (ValueError, TypeError, AttributeError):
-        raise ParseError("a show is four cards and a starter") from None
+        raise ParseError("a show is four cards (three in a five-card hand) and a starter") from None
     total = _RANK_POINTS.get(key)
     if total is None:
         total = _RANK_POINTS[key] = _rank_points((a.rank, b.rank, c.rank, d.rank, starter.rank))
@@ -197,10 +208,27 @@ def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Break
     return Breakdown._lazy_show(total, tuple(hand), starter, crib)
 
 
+def _score_three(hand: Sequence[Card], starter: Card) -> Breakdown:
+    """`score_hand` for the three cards of a five-card cribbage hand."""
+    try:
+        a, b, c = hand
+        key = _PRIME[a.rank] * _PRIME[b.rank] * _PRIME[c.rank] * _PRIME[starter.rank]
+    except (ValueError, TypeError, AttributeError):
+        raise ParseError("a show is four cards (three in a five-card hand) and a starter") from None
+    # A product of four primes never equals one of five: the two sizes share the table.
+    total = _RANK_POINTS.get(key)
+    if total is None:
+        total = _RANK_POINTS[key] = _rank_points((a.rank, b.rank, c.rank, starter.rank))
+    if b.suit == a.suit and c.suit == a.suit:
+        total += 4 if starter.suit == a.suit else 3
+    total += sum(1 for card in hand if card.rank == JACK and card.suit == starter.suit)
+    return Breakdown._lazy_show(total, tuple(hand), starter, False)
+
+
 def _rank_points(ranks: tuple[int, ...]) -> int:
-    """Fifteens, pairs and runs of five ranks, by brute force (once per rank multiset)."""
+    """Fifteens, pairs and runs of four or five ranks, by brute force (once per rank multiset)."""
     values = [min(rank, 10) for rank in ranks]
-    fifteens = sum(1 for mask in range(1, 32)
+    fifteens = sum(1 for mask in range(1, 1 << len(ranks))
                    if sum(v for i, v in enumerate(values) if mask >> i & 1) == 15)
     counts = [0] * 15
     for rank in ranks:
@@ -244,9 +272,9 @@ def _itemise_show(hand: tuple[Card, ...], starter: Card, crib: bool) -> tuple[Sc
     suit = hand[0].suit
     if all(card.suit == suit for card in hand):
         if starter.suit == suit:
-            items.append(ScoreItem("flush", tuple(hand) + (starter,), 5))
+            items.append(ScoreItem("flush", tuple(hand) + (starter,), len(hand) + 1))
         elif not crib:
-            items.append(ScoreItem("flush", tuple(hand), 4))
+            items.append(ScoreItem("flush", tuple(hand), len(hand)))
     items += [ScoreItem("nobs", (card,), 1) for card in hand
               if card.rank == JACK and card.suit == starter.suit]
     return tuple(items)

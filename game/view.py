@@ -12,12 +12,13 @@ each holds, the starter once cut, and hands once counted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .actions import Action
 from .cards import DECK, Card
-from .engine import Config, PlayStep, State, legal_actions
+from .engine import Claim, Config, PlayStep, State, legal_actions
 from .events import Show
+from .scoring import Breakdown
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class View:
     winner: int | None
     verdicts: tuple[str, ...]
     legal: tuple[Action, ...]
+    claim: Claim | None = None    # muggins tables: the points waiting (what they make hidden till claimed)
 
     @property
     def side(self) -> int:
@@ -67,6 +69,13 @@ class View:
         if self.starter is not None:
             seen.add(self.starter)
         return tuple(card for card in DECK if card not in seen)
+
+
+def _seen(claim: Claim | None) -> Claim | None:
+    """A claim as the table sees it: what the cards make stays hidden until it is claimed."""
+    if claim is None or claim.claimed is not None:
+        return claim
+    return replace(claim, breakdown=Breakdown())
 
 
 def view(state: State, seat: int) -> View:
@@ -89,4 +98,5 @@ def view(state: State, seat: int) -> View:
         turn=state.turn, said_go=tuple(sorted(state.said_go)), play=state.play,
         shows=state.shows, winner=state.winner, verdicts=state.verdicts,
         legal=legal_actions(state, seat),
+        claim=_seen(state.claim),
     )

@@ -4,6 +4,7 @@ light and dark: the evidence for how the table looks (issue 13), and a small gal
     .venv/bin/python scripts/screens.py                 # all of them, into test-artifacts/screens/
     .venv/bin/python scripts/screens.py --players 2 --sizes 390x844 --themes dark
     .venv/bin/python scripts/screens.py --gallery       # also docs/gallery/ (small JPEGs + index.html)
+    .venv/bin/python scripts/screens.py --players --gallery   # only the five-card and muggins pictures
 
 Each phase starts from a table built under CPython (the engine, stepped with the first legal
 cards) and put in the page's save, so every run shows the same deals: the deal (choosing crib
@@ -25,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from harness import launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from tables import load, pass_and_play, play_until, saves  # noqa: E402
+from tables import load, pass_and_play, play_until, saves, step  # noqa: E402
 
 import serve  # noqa: E402
 
@@ -41,6 +42,10 @@ GALLERY_SHOTS = [(2, "play", "1280x800", "dark"), (4, "play", "1280x800", "light
                  (3, "play", "768x1024", "dark"), (4, "show", "360x640", "light"),
                  (2, "end", "1280x800", "light"), (3, "end", "390x844", "dark"),
                  (2, "cover", "390x844", "dark"), (3, "cover", "1280x800", "light")]
+# Five-card cribbage (issue 39), 2 players: (phase, size, theme), named 2p-five-<phase>-<theme>-<size>.
+FIVE_SHOTS = [("play", "1280x800", "dark"), ("show", "390x844", "light")]
+# Counting it yourself (issue 39, muggins): the player's card waits for its claim, 2p-muggins-claim-<theme>-<size>.
+MUGGINS_SHOTS = [("1280x800", "light"), ("390x844", "dark")]
 
 
 def shoot(page, name: str, sizes, jpeg_for=()) -> None:
@@ -116,6 +121,9 @@ def main(argv=None) -> None:
                     shoot(page, name.format("cover"), args.sizes, jpeg_for)
                 context.close()
                 print(f"{players} players, {theme}: done", flush=True)
+        if args.gallery:
+            shoot_five_card(browser, site)
+            shoot_muggins(browser, site)
         browser.close()
     if args.gallery:
         write_gallery()
@@ -124,6 +132,79 @@ def main(argv=None) -> None:
 # Pictures a browser test takes (test-artifacts/, copied here by hand), and what each shows.
 TAKEN_BY_TESTS = {"2p-watch-light-1280x800.png": "2 players · a spectator's table, from the host's place "
                                                  "(tests/e2e/test_spectators.py) · 1280x800 · light"}
+
+
+def five_card_save(seed: int = 7) -> str:
+    """The page's save of a five-card game in the play, the player to move with a card on the pile."""
+    from game.engine import PLAYING
+    from web.controller import Controller
+
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.command("start", {"name": "You", "players": "2", "level": "medium", "target": "five"})
+    for _ in range(500):
+        step(ctl)
+        view = ctl.view()
+        if (view.phase == PLAYING and view.turn == 0 and view.pile and not ctl.seat_screen.show
+                and not ctl.bot_waiting()):
+            return ctl.session.to_json()
+    raise RuntimeError("no five-card play")
+
+
+def muggins_save(seed: int = 3) -> str:
+    """The page's save of a muggins game where the player's card made points and waits for its claim."""
+    from game.engine import DISCARDING, PLAYING
+    from game.scoring import score_hand, score_play
+    from web.controller import Controller
+
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.prefs["muggins"] = True
+    ctl.command("start", {"name": "You", "players": "2", "level": "hard", "target": "121"})
+    for _ in range(2000):
+        view, seen = ctl.view(), ctl.seat_screen
+        claim = view.claim
+        if claim is not None and claim.seat == 0 and claim.claimed is None:
+            assert view.starter is not None
+            points = (score_play(claim.cards).total if claim.what == "play" else
+                      score_hand(claim.cards, view.starter, crib=claim.what == "crib").total)
+            if points > 0 and view.hand and claim.what == "play":   # (cards in hand: the page shows it)
+                return ctl.session.to_json()
+            ctl.command("claim", str(points))           # every count exact on the way
+        elif ctl.bot_waiting():
+            ctl.bot_step()
+        elif seen.beat is not None:
+            seen.end_beat()
+        elif seen.show:
+            ctl.command("continue")
+        elif view.phase == DISCARDING:
+            for card in sorted(view.hand)[:2]:
+                ctl.command("select", str(card))
+            ctl.command("confirm-discard")
+        elif view.phase == PLAYING and view.turn == 0:
+            ctl.command("play", str(view.legal[0].card))
+    raise RuntimeError("no claim to show")
+
+
+def shoot_muggins(browser, site: str) -> None:
+    save = muggins_save()
+    for size, theme in MUGGINS_SHOTS:
+        context = browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        load(page, site, save)
+        page.wait_for_selector('[data-testid="claim-bar"]')
+        shoot(page, f"2p-muggins-claim-{theme}", [size], {f"2p-muggins-claim-{theme}-{size}"})
+        context.close()
+
+
+def shoot_five_card(browser, site: str) -> None:
+    save = five_card_save()
+    for phase, size, theme in FIVE_SHOTS:
+        context = browser.new_context(color_scheme=theme, viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        load(page, site, save)
+        if phase == "show":
+            play_until(page, "show")
+        shoot(page, f"2p-five-{phase}-{theme}", [size], {f"2p-five-{phase}-{theme}-{size}"})
+        context.close()
 
 
 def write_gallery() -> None:
@@ -140,6 +221,14 @@ def write_gallery() -> None:
     figures = "\n".join([figure(*shot) for shot in GALLERY_SHOTS] + [
         f'  <figure><img src="{name}" alt="{said}" loading="lazy"><figcaption>{said}</figcaption></figure>'
         for name, said in TAKEN_BY_TESTS.items() if (GALLERY / name).exists()])
+    figures += "".join(f'\n  <figure><img src="2p-five-{phase}-{theme}-{size}.jpg" alt="five-card cribbage · '
+                       f'{phase} · {size} · {theme}" loading="lazy"><figcaption>five-card cribbage (2 players, '
+                       f'to 61) · {phase} · {size} · {theme}</figcaption></figure>'
+                       for phase, size, theme in FIVE_SHOTS)
+    figures += "".join(f'\n  <figure><img src="2p-muggins-claim-{theme}-{size}.jpg" alt="counting it yourself '
+                       f'(muggins) · a claim · {size} · {theme}" loading="lazy"><figcaption>counting it yourself '
+                       f'(muggins) · your card waits for its claim · {size} · {theme}</figcaption></figure>'
+                       for size, theme in MUGGINS_SHOTS)
     (GALLERY / "index.html").write_text(f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Cribbage: the table, in pictures</title>

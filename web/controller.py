@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.bots import BOT_LEVELS, Thinking, run
-from game.engine import OVER
+from game.engine import OVER, SHOWING
 from game.errors import ParseError
 from game.events import Event
 from game.view import View
@@ -94,9 +94,10 @@ class Controller(SeatTable):
 
     def bot_waiting(self) -> bool:
         """Whether a bot should move now (never while the player reads the show, nor in the
-        beat before it: ``show`` is set from the move that ends the play)."""
-        return (self.screen == "table" and not self.seat_screen.show
-                and self.game.bot_to_move() is not None)
+        beat before it: ``show`` is set from the move that ends the play; but a muggins
+        table's show goes on hand by hand, the bots counting theirs as it does)."""
+        showing = bool(self.seat_screen.show) and self.game.state.phase != SHOWING
+        return self.screen == "table" and not showing and self.game.bot_to_move() is not None
 
     def is_over(self) -> bool:
         return self.session is not None and self.session.state.phase == OVER
@@ -138,21 +139,28 @@ class Controller(SeatTable):
     def start(self, form: dict[str, Any] | None) -> None:
         form = form or {}
         players = int(form.get("players", self.prefs["players"]))
-        target = int(form.get("target", self.prefs["target"]))
+        length = form.get("target", self.prefs["target"])    # 121, 61 or "five" (five-card, to 61)
+        target, variant = (61, "five") if length == "five" else (int(length), "standard")
         level = form.get("level", self.prefs["level"])
         if level not in BOT_LEVELS:
             raise ParseError(f"choose a bot level: {', '.join(BOT_LEVELS)}")
         name = clean_name(form.get("name"), "You")
         bots: list[str | None]
-        if form.get("mode") == "passplay":
+        passing = form.get("mode") == "passplay"
+        if passing:
             if players in (2, 3, 4):     # the form's choices stay on it when its seats are refused
-                self.prefs.update(level=level, players=players, target=target)
+                self.prefs.update(level=level, players=players, target="five" if variant == "five" else target)
             names, bots = passplay.seats_from_form(form, players, level)
         else:
             names = [name] + list(BOT_NAMES[1:players]) if players > 2 else [name, BOT_NAMES[0]]
             bots = [None] + [level] * (players - 1)
-        self.prefs.update(name=name, level=level, players=players, target=target)
-        self.session = Session.new(players, target, names, bots, seed=self.seed_source())
+        self.prefs.update(name=name, level=level, players=players,
+                          target="five" if variant == "five" else target)
+        # Counting it yourself (Settings) is for the bot table: at pass and play no one could
+        # call muggins on a person's short claim (the page has no call for people yet).
+        muggins = self.prefs.get("muggins") is True and not passing
+        self.session = Session.new(players, target, names, bots, seed=self.seed_source(), variant=variant,
+                                   muggins=muggins)
         self.begin("New game.")
 
     def resume(self, session: Session) -> None:

@@ -96,9 +96,13 @@ def render_start(ctl: TableModel) -> str:
     levels = "".join(radio("level", level, level.capitalize()) for level in BOT_LEVELS)
     players = "".join(radio("players", n, f"{n}" + (" (partners)" if n == 4 else ""))
                       for n in (2, 3, 4))
-    targets = radio("target", 121, "121") + radio("target", 61, "61 (short)")
+    targets = (radio("target", 121, "121") + radio("target", 61, "61 (short)")
+               + radio("target", "five", "Five-card (61, 2 players)"))
     resume = ('<button type="button" class="secondary" data-action="resume">Back to the game'
               '</button>') if ctl.can_resume() else ""
+    # A refused start (five-card cribbage at three players, or with friends) says why.
+    error = (f'<div class="error" role="alert" data-testid="start-error">{escape(ctl.error)}</div>'
+             if ctl.error else "")
     return f"""
 <form class="start" data-testid="start" data-action="start" autocomplete="off">
   {HERO}
@@ -109,7 +113,7 @@ def render_start(ctl: TableModel) -> str:
   <fieldset><legend>Bot level</legend>{levels}</fieldset>
   <fieldset><legend>Players</legend>{players}</fieldset>
   <fieldset><legend>Game to</legend>{targets}</fieldset>
-  <div class="actions"><button type="submit" data-testid="start-game">Deal</button>{resume}</div>
+  <div class="actions"><button type="submit" data-testid="start-game">Deal</button>{resume}</div>{error}
   <div class="friends"><button type="submit" name="mode" value="friends" class="secondary"
     data-testid="create-table">Invite friends instead</button>
     <span class="hint">You host: the table runs in your browser, friends join with a link.</span></div>

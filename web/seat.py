@@ -11,7 +11,7 @@ the local session, the host's table, or the guest's outbox. It is what the rende
 >>> ctl = Controller(seed_source=lambda: 5)
 >>> ctl.command("start", {"name": "Ann", "level": "easy", "players": "2", "target": "61"})
 >>> sorted(ctl.commands())[:4]
-['confirm-discard', 'continue', 'hint', 'key']
+['claim', 'confirm-discard', 'continue', 'hint']
 >>> ctl.command("fold")
 Traceback (most recent call last):
 ...
@@ -135,6 +135,7 @@ class SeatTable(CoachedSeat):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         """Every command this table takes, by name (a click's ``data-action``, a key's meaning)."""
         return {"select": self.select, "confirm-discard": self.confirm_discard, "play": self.play,
+                "claim": self.claim,
                 "key": self.key, "continue": self.advance, "hint": self.ask_hint,
                 "menu-open": self.open_menu, "menu-close": self.close_menu, "rules": self.show_rules}
 
@@ -194,6 +195,19 @@ class SeatTable(CoachedSeat):
         if card.value + view.count > 31:
             raise IllegalActionError(f"{card} would take the count past 31 (it is {view.count})")
         self.move(Action.play(view.seat, card))
+
+    def claim(self, text: object) -> None:
+        """Count it yourself (a muggins table): claim the points of the card laid, the hand or
+        the crib waiting for this seat's count; the show may be on screen meanwhile."""
+        view = self.seat_screen.view
+        if view is None or self.pending:
+            return
+        if view.claim is None or view.claim.seat != view.seat or view.claim.claimed is not None:
+            raise IllegalActionError("there are no points of yours to claim now")
+        words = str(text or "").strip()
+        if not (words.isascii() and words.isdigit() and len(words) <= 2):
+            raise ParseError(f"a claim is a number of points, not {words[:8]!r}")
+        self.move(Action.claim(view.seat, int(words)))
 
     def key(self, key: object) -> None:
         """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues, H hints."""

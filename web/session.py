@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from game.actions import Action
 from game.bots import BOT_LEVELS, Thinking, make_bot, run
 from game.codec import decode_state, encode_state, loads
-from game.engine import Config, State, apply, new_game, read_action
+from game.engine import Config, State, apply, opening, read_action
 from game.errors import IllegalActionError, ParseError
 from game.events import Event, side_name
 from game.view import View, view
@@ -58,12 +58,13 @@ class Session:
 
     @classmethod
     def new(cls, players: int, target: int, names: Sequence[str], bots: Sequence[str | None], seed: int,
-            match_wins: int = 1, hand_seeds: Iterable[int] = ()) -> Session:
-        state = new_game(Config(players=players, target=target, match_wins=match_wins), seed,
-                         hand_seeds=hand_seeds)
+            match_wins: int = 1, hand_seeds: Iterable[int] = (), variant: str = "standard",
+            muggins: bool = False) -> Session:
+        config = Config(players=players, target=target, match_wins=match_wins, variant=variant,
+                        muggins=muggins)
+        state, events = opening(config, seed, hand_seeds=hand_seeds)
         session = cls(state, names, bots)
-        if state.cut:
-            session.record([Event("cut_for_deal", seat=state.dealer, cards=state.cut)])
+        session.record(events)
         return session
 
     # -- reading --
@@ -127,11 +128,10 @@ class Session:
 
     def rematch(self, seed: int, hand_seeds: Iterable[int] = ()) -> None:
         """A new game at the same table, with the same players and bots."""
-        self.state = new_game(self.config, seed, hand_seeds=hand_seeds)
+        self.state, events = opening(self.config, seed, hand_seeds=hand_seeds)
         self.hints = []
         self.log.append("— new game —")
-        if self.state.cut:
-            self.record([Event("cut_for_deal", seat=self.state.dealer, cards=self.state.cut)])
+        self.record(events)
 
     def record(self, events: Iterable[Event]) -> None:
         names = self.names

@@ -73,7 +73,16 @@ class Bot:
             raise ValueError("this seat has nothing to do now")
         if len(view.legal) == 1:
             return view.legal[0]
-        return self._choose(view, decision_rng(self.seed, view))
+        return self._claim(view) or self._choose(view, decision_rng(self.seed, view))
+
+    def _claim(self, view: View) -> Action | None:
+        """At a muggins table: the bot's claim, or its answer to a rival's (`claims`)."""
+        if view.claim is None:
+            return None
+        from .claims import decide
+        from .common import decision_rng
+
+        return decide(self.level, view, decision_rng(self.seed, view))
 
     def think(self, view: View) -> Thinking[Thought]:
         """The decision as a generator: it yields ``None`` at points where the caller may
@@ -95,6 +104,9 @@ class Bot:
             raise ValueError("this seat has nothing to do now")
         if len(view.legal) == 1:
             return Thought(view.legal[0])
+        claim = self._claim(view)
+        if claim is not None:
+            return Thought(claim)
         return (yield from think(self.level, view, decision_rng(self.seed, view)))
 
     def __repr__(self) -> str:
@@ -108,8 +120,9 @@ def make_bot(level: str, seed: int = 0) -> Bot:
 
 def choose(level: str, view: View, rng: random.Random) -> Action:
     """The action the bot of ``level`` takes in ``view`` with generator ``rng``."""
+    from .claims import decide
     from .levels import LEVELS
 
     if len(view.legal) == 1:
         return view.legal[0]
-    return LEVELS[level](view, rng)
+    return decide(level, view, rng) or LEVELS[level](view, rng)

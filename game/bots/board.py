@@ -94,6 +94,8 @@ def near_end(view: View) -> bool:
     """Whether a side is close enough to the target for the board to change the discard."""
     if view.config.players == 3:
         return False  # three rivals: the points rule stays (the search still races to 121)
+    if view.config.five_card:
+        return False  # the race tables are six-card play's: the points rule stays
     target = view.config.target
     return min(target - score for score in view.scores) <= NEAR
 

@@ -56,8 +56,8 @@ def peg_points(pile: tuple[int, ...], count: int) -> int:
 
 
 def hand_points(cards: Sequence[Card]) -> int:
-    """Fifteens, pairs, runs and a four-card flush of the cards alone (no starter): what a
-    beginner sees when choosing what to keep."""
+    """Fifteens, pairs, runs and a flush of the cards alone (no starter; four cards, or the
+    three of a five-card cribbage hand): what a beginner sees when choosing what to keep."""
     values = [min(card.rank, 10) for card in cards]
     ranks = sorted(card.rank for card in cards)
     points = 0
@@ -70,8 +70,8 @@ def hand_points(cards: Sequence[Card]) -> int:
         if runs:
             points += runs * length
             break
-    if len(cards) == 4 and len({card.suit for card in cards}) == 1:
-        points += 4
+    if len(cards) in (3, 4) and len({card.suit for card in cards}) == 1:
+        points += len(cards)
     return points
 
 

@@ -30,8 +30,9 @@ WEIGHT = 1.0     # a pegged point against a shown one
 
 
 def applies(view: View) -> bool:
-    """Whether the pegging value enters this seat's discard."""
-    return WEIGHT != 0 and peg_table.fitted(view.config.players)
+    """Whether the pegging value enters this seat's discard: the table was fitted to kept
+    fours, so not in five-card cribbage (three kept)."""
+    return WEIGHT != 0 and peg_table.fitted(view.config.players) and not view.config.five_card
 
 
 def with_pegging(view: View, rows: list[Row]) -> list[Row]:

@@ -141,7 +141,8 @@ def _searcher(view: View, hands: list[list[int]], shows: list[tuple[int, int]] |
     scores = list(view.scores)
     seats_after = [[(last + k) % n for k in range(1, n + 1)] for last in range(n)]
     nodes = [0]
-    race = RACE[n] and shows is not None
+    race = RACE[n] and shows is not None and not config.five_card  # the tables are six-card's
+    once = config.five_card  # five-card cribbage: the play ends at the first 31 or go
     deal_next = not view.my_crib  # the deal passes to the other side
     # Seats whose choices are searched (our side's best): the partner too, unless it is taken
     # to play blind, like the rivals (it cannot see our cards either).
@@ -245,7 +246,7 @@ def _searcher(view: View, hands: list[list[int]], shows: list[tuple[int, int]] |
 
     def lead(last: int, depth: int, acc: float) -> float:
         """The count is back to 0: the next seat with cards leads, or the play is over."""
-        for seat in seats_after[last]:
+        for seat in () if once else seats_after[last]:
             if hands[seat]:
                 if depth <= 0:
                     return acc
@@ -336,7 +337,7 @@ def think(view: View, rng: random.Random, budget: int | None = None) -> Thinking
             yield None
         else:
             used += 1  # a repeat costs almost nothing; still counted so the loop ends
-        weight = _plausible(shown, hidden)
+        weight = _plausible(shown, hidden, view.config.kept_size)
         for rank in ranks:
             totals[rank] += weight * values[rank]
         weights += weight
@@ -354,16 +355,17 @@ def _played_by_seat(view: View) -> dict[int, list[Card]]:
     return played
 
 
-def _plausible(played: dict[int, list[Card]], hidden: dict[int, list[Card]]) -> float:
+def _plausible(played: dict[int, list[Card]], hidden: dict[int, list[Card]], kept_size: int = 4) -> float:
     """How likely a sample's hidden hands are, relative to others: players keep the cards
-    that count, so a sampled four that shows more points (on its own, as a player sees it
-    when discarding) weighs more, by `PLAUSIBLE` per point (``exp``)."""
+    that count, so a sampled four (three in five-card cribbage: ``kept_size``) that shows more
+    points (on its own, as a player sees it when discarding) weighs more, by `PLAUSIBLE` per
+    point (``exp``)."""
     if not PLAUSIBLE:
         return 1.0
     points = 0
     for seat, cards in hidden.items():
         kept = list(played.get(seat, ())) + list(cards)
-        if len(kept) == 4:
+        if len(kept) == kept_size:
             points += hand_points(kept)
     return exp(PLAUSIBLE * points)
 

@@ -135,7 +135,7 @@ def think_discards(hand: Iterable[Card], players: int, my_crib: bool,
     if not starters:
         raise ValueError("a discard review needs the cards the starter may be")
     throw = 2 if players == 2 else 1
-    if len(hand) != 4 + throw:
+    if len(hand) != 4 + throw and (players, len(hand)) != (2, 5):   # five-card cribbage: 5
         raise ValueError(f"a {players}-player hand has {4 + throw} cards, not {len(hand)}")
     sign, n = crib_sign(players, my_crib), len(starters)
     options = []

@@ -48,6 +48,7 @@ class HandSeen:
     starter: Card | None = None
     hand_shown: int | None = None
     crib_shown: int | None = None
+    missed: int = 0               # muggins tables: points the seat's claims left out (given away)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -109,6 +110,8 @@ class Walker:
                 hands[-1].hand_shown = _shown(event)
             elif event.kind == "crib" and hands:
                 hands[-1].crib_shown = _shown(event)
+            elif event.kind == "claim" and event.seat == seat and hands:
+                hands[-1].missed += _shown(event) - (event.count or 0)
             elif event.kind == "deal" and self.state.phase == "discard":
                 hands.append(HandSeen(seat, view(self.state, seat)))
 
@@ -196,11 +199,13 @@ class SeatWalker:
 
 @dataclass(frozen=True)
 class HandReview:
-    """A hand's discard review and its play reviews (only the turns with a choice)."""
+    """A hand's discard review and its play reviews (only the turns with a choice), and at a
+    muggins table the points the seat missed in its claims: given away, counted exactly."""
 
     number: int
     discard: DiscardReview | None
     plays: tuple[PlayReview, ...]
+    missed: int = 0
 
     @property
     def discard_lost(self) -> Fraction:
@@ -224,7 +229,7 @@ def review_hand(hand: HandSeen, number: int = 1, pegging: bool = True,
         known = known or {}
         plays = tuple(known.get(seen.state_id) or review_play(seen, action)
                       for seen, action in hand.plays)
-    return HandReview(number, discard, plays)
+    return HandReview(number, discard, plays, hand.missed)
 
 
 @dataclass(frozen=True)
@@ -245,6 +250,11 @@ class GameReview:
     @property
     def pegging_lost(self) -> float:
         return sum(review.pegging_lost for review in self.reviews)
+
+    @property
+    def missed(self) -> int:
+        """Points missed in the claims at a muggins table."""
+        return sum(review.missed for review in self.reviews)
 
     @property
     def mistakes(self) -> int:
@@ -270,4 +280,4 @@ def think_hand(hand: HandSeen, number: int = 1) -> Thinking[HandReview]:
     plays = []
     for seen, action in hand.plays:
         plays.append((yield from think_play(seen, action)))
-    return HandReview(number, discard, tuple(plays))
+    return HandReview(number, discard, tuple(plays), hand.missed)

@@ -93,8 +93,10 @@ class PlayReview:
 
 
 def has_choice(view: View) -> bool:
-    """Whether the seat has more than one rank to choose from (suits never matter in play)."""
-    return view.phase == "play" and len({action.card.rank for action in view.legal}) > 1
+    """Whether the seat has more than one rank to choose from (suits never matter in play;
+    a card's claim at a muggins table is no choice of card)."""
+    return (view.phase == "play" and view.claim is None
+            and len({action.card.rank for action in view.legal}) > 1)
 
 
 def think_play(view: View, action: Action, budget: int = BUDGET) -> Thinking[PlayReview]:

@@ -131,7 +131,7 @@ class TableCoach:
         decision = decision_of(view)
         if view.phase == "discard" and not view.has_discarded[view.seat] and view.legal:
             return Hint(decision, "discard", discard=review_discard(view, options=self._ranking(view)))
-        if view.phase == "play" and view.turn == view.seat and view.legal:
+        if view.phase == "play" and view.turn == view.seat and view.legal and view.claim is None:
             cards = tuple(action.card for action in view.legal)
             if not has_choice(view):      # one rank only: nothing to weigh
                 return Hint(decision, "only", suits=cards)

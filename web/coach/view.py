@@ -103,6 +103,8 @@ def review_html(review: HandReview, missing: int, open_: bool) -> str:
         heads.append(f"{len(mistakes)} play{'s' if len(mistakes) > 1 else ''} to look at")
     elif review.plays or not missing:
         heads.append("pegging fine")
+    if review.missed:
+        heads.append(f"{review.missed} point{'s' if review.missed > 1 else ''} missed in the count")
     summary = f"Coach, hand {review.number}: " + ", ".join(heads)
     parts = [discard_html(discard) if discard else "", pegging_html(review, missing)]
     return (f'<details class="coach" id="coach-review" data-testid="coach-review"{" open" if open_ else ""}>'
@@ -204,4 +206,6 @@ def summary_html(game: GameReview, missing: int) -> str:
             f'<h3>Coach</h3><p>Over {game.hands} hand{"s" if game.hands > 1 else ""} your discards '
             f'gave away <b>{points(game.discard_lost)}</b> expected points ({points(per_hand)} a hand) '
             f'and your pegging about <b>{points(game.pegging_lost)}</b> ({game.mistakes} '
-            f'play{"s" if game.mistakes != 1 else ""} to look at){pending}.</p></section>')
+            f'play{"s" if game.mistakes != 1 else ""} to look at){pending}.'
+            + (f' You missed <b>{game.missed}</b> point{"s" if game.missed > 1 else ""} in your count: '
+               f'given away.' if game.missed else "") + '</p></section>')

@@ -136,6 +136,9 @@ class Friends:
     def create_table(self, form: dict[str, Any]) -> None:
         """The start form's "Invite friends": host a new table and show its invite link."""
         try:
+            if form.get("target") == "five":     # (the form keeps the choice, refused)
+                self.ctl.prefs["target"] = "five"
+                raise ValueError("five-card cribbage is played at the bot table only, for now")
             players, target = int(form.get("players", 2)), int(form.get("target", 121))
             self.ctl.prefs.update(players=players, target=target)
             name = clean_name(form.get("name"), "Host")

@@ -33,7 +33,7 @@ MAX_PROFILE_CHARS = 4_000_000
 PREFERENCES: dict[str, tuple[object, ...]] = {
     "level": ("medium", "easy", "hard"),          # default bot level
     "players": (2, 3, 4),
-    "target": (121, 61),                         # default game length
+    "target": (121, 61, "five"),                 # default game length ("five": five-card, to 61)
     "card_size": ("medium", "small", "large"),
     "sort": ("rank", "suit"),                    # hand sort order
     "four_colour": (False, True),
@@ -42,6 +42,7 @@ PREFERENCES: dict[str, tuple[object, ...]] = {
     "sound": (False, True),                      # off unless asked for: a page should be quiet
     "theme": ("system", "light", "dark"),
     "coach": (True, False),                      # a review after each hand against the bots
+    "muggins": (False, True),                    # count it yourself at the bot table (issue 39)
 }
 DEFAULT_PREFS: dict[str, Any] = {name: values[0] for name, values in PREFERENCES.items()}
 

@@ -60,6 +60,15 @@ class Summary:
     cribs: tuple[int, ...]           # the seat's crib counts, per hand it dealt and counted
     best_hand: int
     twenty_nines: int                # 29 hands counted at the table (any seat, hand or crib)
+    missed: int = 0                  # muggins tables: points the seat failed to claim (issue 39)
+
+    def as_json(self) -> dict[str, Any]:
+        """The summary's fields; ``missed`` only when some were (a record from before muggins,
+        or without it, reads and verifies as it always did)."""
+        data = asdict(self)
+        if not self.missed:
+            del data["missed"]
+        return data
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,7 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["config"] = config_to_json(self.config)
+        data["summary"] = self.summary.as_json()
         for key in ("hand_seeds", "fair", "coach_due"):   # absent from other games: their records stay as they were
             if not data[key]:
                 del data[key]
@@ -122,7 +132,7 @@ class GameRecord:
         record = make_record(config, seed, actions, seat,
                              [clean_name(n, f"Seat {i + 1}") for i, n in enumerate(names)],
                              data["mode"][:20], data["finished"][:40], seeds, data.get("fair"))
-        if record.id != data["id"] or asdict(record.summary) != _summary_json(data["summary"]):
+        if record.id != data["id"] or record.summary.as_json() != _summary_json(data["summary"]):
             raise ParseError("this game record has been altered: it does not replay to what it says")
         # The hints are kept (checked for shape). The coach's figures are not taken on trust: a
         # record that has them (or still owed them) is reviewed again here, in the background.
@@ -245,7 +255,7 @@ def summarise(config: Config, seed: int, actions: Iterable[str], seat: int, hand
         raise ParseError("this game record stops before the end of the game")
     side = config.side_of(seat)
     # new_game dealt the first hand already; later deals arrive as events.
-    hands, pegging, best, nines, in_show = 1, [0], 0, 0, False
+    hands, pegging, best, nines, in_show, missed = 1, [0], 0, 0, False, 0
     shown: list[int] = []
     cribs: list[int] = []
     for event in events:
@@ -262,11 +272,14 @@ def summarise(config: Config, seed: int, actions: Iterable[str], seat: int, hand
                 best = max(best, points) if event.kind == "show" else best
         elif event.kind == "peg" and event.seat == seat and not in_show:
             pegging[-1] += points
+        if event.kind == "claim" and event.seat == seat:
+            assert event.count is not None, "a claim says its points"
+            missed += points - event.count
     won = state.winner == side
     verdicts = state.verdicts
     given = sum(v in ("skunk", "double skunk") for v in verdicts) if won else 0
     return Summary(won, verdicts[side], given, state.scores, hands, tuple(pegging), tuple(shown),
-                   tuple(cribs), best, nines)
+                   tuple(cribs), best, nines, missed)
 
 
 def _summary_json(data: object) -> dict[str, object]:

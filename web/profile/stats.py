@@ -36,6 +36,16 @@ class Stats:
     pegging_lost: int = 0      # estimated points the pegging gave away, in hundredths
     accuracy: list[tuple[str, float]] = field(default_factory=list)  # (finished, discard points lost a hand)
     hints: int = 0
+    muggins_games: int = 0     # games where the player counted its own points (issue 39)
+    missed: int = 0            # ... and the points it missed in them
+
+    def missed_per_game(self) -> str:
+        """Points missed a game at muggins tables, or "—" before any.
+
+        >>> Stats(muggins_games=2, missed=5).missed_per_game(), Stats().missed_per_game()
+        ('2.5', '—')
+        """
+        return f"{self.missed / self.muggins_games:.1f}" if self.muggins_games else "—"
 
     def lost_per_hand(self, what: str) -> float | None:
         """Points given away per reviewed hand in the ``discard`` or the ``pegging``; None
@@ -80,6 +90,9 @@ class Stats:
         self.best_streak = max(self.best_streak, self.streak)
         self.results.append((record.finished, s.won))
         self.hints += len(record.hints)
+        if record.config.muggins:
+            self.muggins_games += 1
+            self.missed += s.missed
         if record.coach:
             lost = sum(discard for discard, _ in record.coach)
             self.coached_hands += len(record.coach)

@@ -26,7 +26,7 @@ from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
 LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label, each value's
     "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
     "players": ("Default players", {2: "2", 3: "3", 4: "4 (partners)"}),
-    "target": ("Default game", {121: "121", 61: "61 (short)"}),
+    "target": ("Default game", {121: "121", 61: "61 (short)", "five": "Five-card (61, 2 players)"}),
     "card_size": ("Card size", {"small": "Small", "medium": "Medium", "large": "Large"}),
     "sort": ("Sort my hand by", {"rank": "Rank", "suit": "Suit"}),
     "four_colour": ("Four-colour deck", {False: "Off", True: "On"}),
@@ -35,6 +35,8 @@ LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
+    "muggins": ("Counting at the bot table", {False: "The table counts every point",
+                                              True: "I count my own (muggins: a bot may take what I miss)"}),
     "coach": ("Coach after each hand (bot games, and friends tables whose host allows it)", {True: "Review my discard and pegging", False: "Off"}),
 }
 
@@ -145,7 +147,7 @@ def render_stats(profile: Profile) -> str:
 # out as a card, by each figure).
 STATS_COLUMNS = ("Played", "Won", "Win rate", "Skunks given / taken", "Pegging per hand", "Hand", "Crib",
                  "Best hand", "29s", "Streak (best)", "Discard: points given away a hand",
-                 "Pegging: given away a hand", "Hints")
+                 "Pegging: given away a hand", "Hints", "Points missed a game (muggins)")
 
 
 def _stats_row(name: str, s: Stats) -> str:
@@ -153,7 +155,7 @@ def _stats_row(name: str, s: Stats) -> str:
     figures = (s.games, s.wins, f"{s.win_rate:.0%}", f"{s.skunks_given} / {s.skunks_taken}",
                f'{s.per_hand("pegging"):.1f}', f'{s.per_hand("hand"):.1f}', f'{s.per_hand("crib"):.1f}',
                s.best_hand, s.twenty_nines, f"{streak_text(s.streak)} ({s.best_streak} won)",
-               _lost(s, "discard"), _lost(s, "pegging"), s.hints)
+               _lost(s, "discard"), _lost(s, "pegging"), s.hints, s.missed_per_game())
     cells = "".join(f'<td data-label="{escape(column)}">{figure}</td>'
                     for column, figure in zip(STATS_COLUMNS, figures, strict=True))
     return f'<tr data-group="{escape(name)}"><th>{escape(label)}</th>{cells}</tr>'

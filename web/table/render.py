@@ -350,7 +350,23 @@ def show_hand(seen: SeatScreen, event: Event) -> str:
     return (f'<div class="shown" data-seat="{event.seat}" data-kind="{event.kind}" style="--start:{start:g}">'
             f'<div class="cards">{cards}{starter_html}</div>'
             f'<div class="shown-total"><span class="total" title="{escape(breakdown.spoken())}">'
-            f'{breakdown.total}</span></div><ul class="items">{"".join(items)}</ul></div>')
+            f'{breakdown.total}</span>{claim_note(seen, event)}</div><ul class="items">{"".join(items)}</ul></div>')
+
+
+def claim_note(seen: SeatScreen, event: Event) -> str:
+    """At a muggins table, under a counted hand's total: what its owner claimed, what was
+    missed, and what a rival took of it (``"claimed 4 · missed 2 · 2 taken"``)."""
+    assert event.seat is not None and event.breakdown is not None, "a counted hand has its seat and count"
+    key = (event.kind, event.seat)
+    claimed = seen.claimed.get(key)
+    if claimed is None:
+        return ""
+    missed = event.breakdown.total - claimed
+    words = f"claimed {claimed}" + (f" · missed {missed}" if missed else "")
+    if key in seen.taken:
+        words += f" · {seen.taken[key]} taken (muggins)"
+    return f'<span class="claimed" data-testid="claimed">{escape(words)}</span>'
+
 
 
 def status_line(ctl: TableModel, view: View) -> str:
@@ -396,6 +412,8 @@ def status_text(ctl: TableModel, view: View) -> str:
         return f"{view.count}: the count starts again" if view.count == 31 else "Go: the count starts again"
     if view.phase == OVER and not seen.shown:
         return "Game over"
+    if view.claim is not None and not ctl.pending:
+        return claim_text(view, names)
     if seen.shown:
         return "Each hand is counted where it lies, then the crib"
     if ctl.watching and view.phase == DISCARDING:
@@ -421,11 +439,49 @@ def status_text(ctl: TableModel, view: View) -> str:
     return f"{names[view.turn]} to play"
 
 
+CLAIMED = {"play": "your card", "show": "your hand", "crib": "your crib"}
+
+
+def claim_text(view: View, names: Sequence[str]) -> str:
+    """What a muggins table waits for: this seat's count, or another's count or call (only the
+    bots call muggins: a table where a person may is not offered yet).
+
+    >>> from dataclasses import replace
+    >>> from game.engine import Claim
+    >>> from game.scoring import Breakdown
+    >>> from game.engine import Config, new_game
+    >>> from game.view import view as seat_view
+    >>> v = seat_view(new_game(Config(), seed=1), 0)
+    >>> claim_text(replace(v, claim=Claim("show", 0, (), Breakdown())), ["You", "Bot"])
+    'Count your hand: claim its points'
+    >>> claim_text(replace(v, claim=Claim("play", 0, (), Breakdown(), 1, 1)), ["You", "Bot"])
+    'Bot is counting'
+    """
+    claim, me = view.claim, view.seat
+    assert claim is not None, "a claim waits"
+    if claim.to_act == me:
+        return f"Count {CLAIMED[claim.what]}: claim its points"
+    return f"{names[claim.to_act]} is counting"
+
+
+def claim_bar(view: View) -> str:
+    """The fast input of a claim: a chip for every number of points the card, hand or crib
+    could make (0 to 12 for a card, to 29 for a hand)."""
+    claim = view.claim
+    if claim is None or claim.to_act != view.seat or claim.claimed is not None:
+        return ""
+    most = 12 if claim.what == "play" else 29
+    chips = "".join(f'<button class="chip" data-action="claim" data-arg="{n}" data-testid="claim-{n}"'
+                    f'{" autofocus" if n == 0 else ""}>{n}</button>' for n in range(most + 1))
+    return (f'<div class="claim-bar" role="group" data-testid="claim-bar" '
+            f'aria-label="Points of {CLAIMED[claim.what]}">{chips}</div>')
+
+
 def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     buttons = []
     me, seen = view.seat, ctl.seat_screen
     free = not (seen.shown or ctl.pending or ctl.watching or ctl.multiplayer and ctl.levels()[me] is not None)
-    playing = view.phase == PLAYING and view.turn == me and free
+    playing = view.phase == PLAYING and view.turn == me and free and view.claim is None
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
     shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
     if ctl.watching:    # a spectator: the host's place, its cards face down
@@ -450,6 +506,8 @@ def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
+    elif view.claim is not None and not ctl.pending:
+        action = claim_bar(view)          # (during a muggins show too: hand by hand)
     elif seen.shown:
         action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
                   'Continue</button>')

@@ -25,5 +25,8 @@ five), the jack of the starter's suit 1 (nobs). The best hand is 29.</p>
 <h3>Winning</h3>
 <p>First to 121 (or 61) wins on the spot, even in the middle of a count. A loser short of 91 is skunked, short of 61
 double skunked (at 61: short of 31). Every point is counted for you: nothing is missed, nothing stolen.</p>
+<h3>Five-card cribbage</h3>
+<p>Two players, to 61: five cards each, two to the crib. The first non-dealer pegs 3 at once (three for last). The
+play ends at the first 31 or go; cards left count only in the show. A three-card flush is 3 (4 with the starter).</p>
 </div>
 """

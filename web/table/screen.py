@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from game.cards import Card
-from game.engine import DISCARDING, PLAYING, PlayStep
+from game.engine import DISCARDING, PLAYING, SHOWING, PlayStep
 from game.events import Event
 from game.scoring import PLAY_KINDS
 from game.view import View
@@ -72,7 +72,7 @@ def key_command(key: str, view: View | None, selected: Collection[Card], showing
     1-6 pick the nth card as shown (select it when discarding, play it on your turn); Enter
     puts the chosen cards in the crib, or continues after the show; H asks the coach for a hint.
     """
-    if view is None:
+    if view is None or view.claim is not None:    # a claim's chips are buttons: Tab, Enter
         return None
     if key in ("h", "H") and not showing:
         return ("hint", None)
@@ -222,6 +222,9 @@ class SeatScreen:
         self.view: View | None = None          # the latest view of this seat
         self.selected: set[Card] = set()       # the crib cards chosen so far
         self.show: tuple[Event, ...] = ()      # the counted hands waiting for "continue"
+        # a muggins table's counted hands: (kind, seat) -> what was claimed, and what was taken
+        self.claimed: dict[tuple[str, int], int] = {}
+        self.taken: dict[tuple[str, int], int] = {}
         self.show_starter: Card | None = None  # the starter they were counted with
         self.show_intro: tuple[str, ...] = ()  # how the play ended (last card, go) before the show
         self.play_end: View | None = None      # the table as the play ended, for a beat before the show
@@ -257,6 +260,7 @@ class SeatScreen:
         history when it comes with them (else each event's line is added)."""
         before, self.view = self.view, view
         events = tuple(events)
+        self._claims(before, events)
         self.count_end = count_end(before, view.state_id, events)
         self._callouts(events, names, view.state_id)
         if log is not None:
@@ -270,6 +274,21 @@ class SeatScreen:
             self.last_pegs = {}
         mine = view.phase == DISCARDING and not view.has_discarded[view.seat]
         self.selected = {card for card in self.selected if card in view.hand} if mine else set()
+
+    def _claims(self, before: View | None, events: Sequence[Event]) -> None:
+        """Keep what each counted hand's owner claimed and what a rival took (muggins tables):
+        a claim comes just before its hand's show event; a muggins answers the claim waiting."""
+        for claim, shown in zip(events, events[1:]):
+            if claim.kind == "claim" and shown.kind in ("show", "crib") and claim.count is not None:
+                assert shown.seat is not None, "a counted hand has its seat"
+                self.claimed[(shown.kind, shown.seat)] = claim.count
+        waiting = before.claim if before is not None else None
+        for event in events:
+            if event.kind == "muggins" and waiting is not None and waiting.what != "play":
+                kind = "crib" if waiting.what == "crib" else "show"
+                self.taken[(kind, waiting.seat)] = event.count or 0
+        if any(event.kind == "deal" for event in events) and not self.show:
+            self.claimed, self.taken = {}, {}
 
     def restart(self, view: View, names: Sequence[str], log: Iterable[str], announcement: str) -> None:
         """A game begins or is resumed: nothing of the screen before it is held over."""
@@ -286,6 +305,12 @@ class SeatScreen:
         shows = tuple(event for event in events if event.kind in ("show", "crib"))
         if not shows:
             return False
+        if self.show and before is not None and before.phase == SHOWING:
+            # A muggins table's show comes hand by hand, each as its owner claims it.
+            self.show += shows
+            self.last_pegs.update(pegs_of(events))
+            self.announcement = said(events, names) or self.announcement
+            return True
         first = events.index(shows[0])
         self.show = shows
         self.show_starter = before.starter if before is not None else None
@@ -336,7 +361,7 @@ class SeatScreen:
         if self.play_end is not None:
             self.open_show()
         else:
-            self.show = ()
+            self.show, self.claimed, self.taken = (), {}, {}
 
     def leave(self) -> None:
         """The player leaves the table for the start screen: no show waits for them."""
