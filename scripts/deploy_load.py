@@ -9,7 +9,8 @@ from an address of its own in 127.0.0.0/8 (so the relays' per-address limits, le
 defaults, apply to each room's client as they would to players behind the proxy), and
 reports how many rooms a second were joined (both members in, each told of the other), then
 the round trip of one message per room there and back (member A to B, B's answer to A) with
-every room open: p50 and p95. The load generator shares this machine's cores with Caddy, the
+every room open: p50 and p95; and the CPU time each part used meanwhile (Caddy, the two relays,
+Redis, this load generator), which says where the time went. The load generator shares this machine's cores with Caddy, the
 relays and Redis, so on a small machine the figures are a floor. Bounded: 5 minutes per run.
 Needs root for more than about 4,000 rooms (it raises the open-files limit for every process).
 """
@@ -25,7 +26,7 @@ import ssl
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deploy_local  # noqa: E402
 
 RUN_TIMEOUT = 300.0
+CPU_PARTS = ("caddy", "relays", "redis", "client")
 OPEN_TIMEOUT = 30.0
 
 
@@ -83,10 +85,12 @@ class Figures:
     joins_per_second: float
     p50_ms: float
     p95_ms: float
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def row(self) -> str:
+        used = " / ".join(f"{self.cpu.get(part, 0.0):.1f}" for part in CPU_PARTS)
         return (f"| {self.rooms:,} rooms, {self.way} | {self.joins_per_second:,.0f} | "
-                f"{self.p50_ms:,.0f} / {self.p95_ms:,.0f} |")
+                f"{self.p50_ms:,.0f} / {self.p95_ms:,.0f} | {used} |")
 
 
 async def open_room(way: Way, n: int, tag: str) -> tuple[ClientConnection, ClientConnection, str]:
@@ -128,8 +132,17 @@ async def bounded(jobs, in_flight: int) -> list:
     return list(await asyncio.gather(*(one(job) for job in jobs)))
 
 
-async def measure(way: Way, rooms: int, in_flight: int = 64, tag: str = "") -> Figures:
-    """Open ``rooms`` rooms, time one round trip in each with all open, close them all."""
+def cpu_now(found: deploy_local.Deployment | None) -> dict[str, float]:
+    """CPU seconds used so far by the deployment's servers and by this process (the client)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return {**(found.cpu_seconds() if found else {}), "client": used.ru_utime + used.ru_stime}
+
+
+async def measure(way: Way, rooms: int, in_flight: int = 64, tag: str = "",
+                  found: deploy_local.Deployment | None = None) -> Figures:
+    """Open ``rooms`` rooms, time one round trip in each with all open, close them all;
+    with ``found``, the CPU each of its servers used meanwhile too."""
+    before = cpu_now(found)
     tag = tag or f"{way.name.split()[0]}-{time.monotonic_ns()}"
     opened: list[tuple[ClientConnection, ClientConnection, str]] = []
 
@@ -145,7 +158,9 @@ async def measure(way: Way, rooms: int, in_flight: int = 64, tag: str = "") -> F
     finally:
         await bounded([socket.close() for room in opened for socket in room[:2]], 256)
     quantiles = statistics.quantiles(trips, n=20)
-    return Figures(way.name, rooms, rooms / joining, statistics.median(trips) * 1000, quantiles[18] * 1000)
+    after = cpu_now(found)
+    return Figures(way.name, rooms, rooms / joining, statistics.median(trips) * 1000, quantiles[18] * 1000,
+                   {part: after[part] - before.get(part, 0.0) for part in after})
 
 
 def raise_open_files(wanted: int) -> None:
@@ -172,10 +187,11 @@ def main() -> None:
     with deploy_local.deployed(args.dist) as found:
         for rooms in args.rooms:
             for way in (through_caddy(found), straight(found)):
-                figures = asyncio.run(measure(way, rooms, args.in_flight))
+                figures = asyncio.run(measure(way, rooms, args.in_flight, found=found))
                 print(figures.row(), flush=True)
                 rows.append(figures.row())
-    print("\n| run | rooms joined/s | round trip p50 / p95 ms |\n| --- | --- | --- |", *rows, sep="\n")
+    print("\n| run | rooms joined/s | round trip p50 / p95 ms | CPU s: Caddy / relays / Redis / client |\n"
+          "| --- | --- | --- | --- |", *rows, sep="\n")
 
 
 if __name__ == "__main__":

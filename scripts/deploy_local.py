@@ -186,6 +186,16 @@ class Deployment:
     secret: str
     relays: list[subprocess.Popen | None] = field(default_factory=list)
     redis: subprocess.Popen | None = None
+    caddy: subprocess.Popen | None = None
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time (user + system) each running server has used so far: caddy, relays, redis."""
+        found = {"caddy": 0.0, "relays": 0.0, "redis": 0.0}
+        for name, child in [("caddy", self.caddy), ("redis", self.redis)] + [("relays", r) for r in self.relays]:
+            if child is not None and child.poll() is None:
+                fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                found[name] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return found
 
     @property
     def url(self) -> str:
@@ -331,6 +341,7 @@ def deployed(dist: Path, folder: Path | None = None) -> Iterator[Deployment]:
                                   str(caddyfile(folder, found.https_port, free_port()))],
                                  env=env, stdout=caddy_log, stderr=subprocess.STDOUT, cwd=folder)
         stack.callback(stop, caddy)
+        found.caddy = caddy
         cert, key = found.certificate(TURN_DOMAIN)
         wait_until(lambda: listening(found.https_port) and found.ca.is_file() and key.is_file(),
                    f"caddy (see {found.log('caddy')})", child=caddy)
