@@ -187,6 +187,12 @@ class Deployment:
     relays: list[subprocess.Popen | None] = field(default_factory=list)
     redis: subprocess.Popen | None = None
     caddy: subprocess.Popen | None = None
+    coturn: subprocess.Popen | None = None
+
+    def processes(self) -> list[subprocess.Popen]:
+        """Every server process running now."""
+        return [child for child in (self.caddy, self.coturn, self.redis, *self.relays)
+                if child is not None and child.poll() is None]
 
     def cpu_seconds(self) -> dict[str, float]:
         """CPU time (user + system) each running server has used so far: caddy, relays, redis."""
@@ -352,6 +358,7 @@ def deployed(dist: Path, folder: Path | None = None) -> Iterator[Deployment]:
         coturn = subprocess.Popen(["turnserver", "-c", str(folder / "turnserver.conf")],
                                   stdout=turn_log, stderr=subprocess.STDOUT)
         stack.callback(stop, coturn)
+        found.coturn = coturn
         wait_until(lambda: listening(found.turn_port) and listening(found.turns_port),
                    f"coturn (see {found.log('turnserver')})", child=coturn)
         yield found

@@ -23,11 +23,13 @@ import hmac
 import http.client
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
 import ssl
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -144,6 +146,22 @@ def test_caddy_serves_the_built_site_as_serve_py_does(deployment, site_root):
                 problems.append(f"{said}: the body is not the file")
     assert len(files) > 15 and not problems, "\n".join(problems)
     assert fetch(deployment, "/sw.js", None)[1]["cache-control"] == "no-cache"
+
+
+def test_every_server_listens_on_loopback_only(deployment):
+    """Caddy (TCP, and UDP for HTTP/3), the relays, Redis and coturn: 127.0.0.1, nothing else."""
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) is not installed")
+    pids = {child.pid for child in deployment.processes()}
+    assert len(pids) == 5
+    listening = []
+    for line in subprocess.run(["ss", "-H", "-l", "-n", "-t", "-u", "-p"], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        owners = {int(pid) for pid in re.findall(r"pid=(\d+),", line)}
+        if owners & pids:
+            listening.append((owners & pids, line.split()[4]))
+    assert {pid for owners, _ in listening for pid in owners} == pids, listening
+    assert all(address.startswith("127.0.0.1:") for _, address in listening), listening
 
 
 # --- TURN: the relays' credentials open coturn -----------------------------------------------
