@@ -39,6 +39,7 @@ import pytest
 from harness import CHROMIUM, CHROMIUM_ARGS, Network, wait_ready
 from playwright.sync_api import expect
 from tables import play_until
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from test_friends import check_scores, host_table, join, play
 
 import serve
@@ -367,6 +368,19 @@ async def closed(members) -> None:
     await asyncio.gather(*(member.close() for member in members))
 
 
+async def relay_down_said(member, way: deploy_load.Way) -> None:
+    """While Redis is away: a member through Caddy is told `relay-down` and closed (1013); a
+    newcomer gets the relay's 503 through Caddy (the page says the relay cannot be reached)."""
+    said = json.loads(await asyncio.wait_for(member.recv(), 10))
+    assert said["type"] == "error" and said["code"] == "relay-down", said
+    with pytest.raises(ConnectionClosed) as closed:
+        await asyncio.wait_for(member.recv(), 10)
+    assert closed.value.rcvd.code == 1013
+    with pytest.raises(InvalidStatus) as refused:
+        await way.member("deploy-watcher-room-0002", "127.0.0.62")
+    assert refused.value.response.status_code == 503
+
+
 def test_friends_across_two_relays_survive_a_killed_relay_and_a_redis_restart(visitors, deployment, background):
     found, way = deployment, deploy_load.through_caddy(deployment)
     host, first, second = visitors(REFUSED), visitors(REFUSED), visitors(REFUSED)
@@ -405,8 +419,10 @@ def test_friends_across_two_relays_survive_a_killed_relay_and_a_redis_restart(vi
     assert landed(found, before) == other
     play([host, first, second], moves=4)
 
+    watcher = background.run(way.member("deploy-watcher-room-0001", "127.0.0.61"))[0]
     found.stop_redis()
-    wait_for_log(found, other, "unreachable")         # said once, its members told relay-down
+    wait_for_log(found, other, "unreachable")         # said once in the log, and to the members:
+    background.run(relay_down_said(watcher, way))
     play([host, first, second], moves=3)
     found.start_redis()
     wait_for_log(found, other, "connected as instance", count=2)
