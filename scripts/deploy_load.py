@@ -12,7 +12,8 @@ the round trip of one message per room there and back (member A to B, B's answer
 every room open: p50 and p95; and the CPU time each part used meanwhile (Caddy, the two relays,
 Redis, this load generator), which says where the time went. The load generator shares this machine's cores with Caddy, the
 relays and Redis, so on a small machine the figures are a floor. Bounded: 5 minutes per run.
-Needs root for more than about 4,000 rooms (it raises the open-files limit for every process).
+Caddy holds two sockets per member: 5,000 rooms need a hard limit on open files (`ulimit -Hn`)
+above 20,000; this raises the soft limit of every process it starts to that hard limit.
 """
 
 from __future__ import annotations
