@@ -546,8 +546,32 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--redis takes a URL: redis://HOST:PORT/DB, rediss://... (TLS) or unix:///PATH")
     if args.redis_expiry < 1:
         parser.error("--redis-expiry must be at least 1 second")
+    raise_open_files()
     asyncio.run(serve(args.host, args.port, None if args.relay_only else args.root, limits, not args.no_relay, turn,
                       args.redis, args.redis_expiry, tuple(args.trusted_proxy)))
+
+
+def raise_open_files() -> int | None:
+    """Let this process hold as many open files as it may (its hard limit), as Go programs such
+    as Caddy do by themselves: every connection is one, and the soft limit a service or a
+    container usually starts with (1024) stopped the relay at about a thousand members, its
+    accept() failing with "Too many open files" (and logging a traceback each time) while the
+    hard limit allowed far more. Returns the soft limit now, None where there is none (Windows).
+
+    >>> limit = raise_open_files()
+    >>> limit is None or limit >= 1024
+    True
+    """
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def turn_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Turn | None:
