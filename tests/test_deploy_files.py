@@ -5,6 +5,7 @@ compose.yaml, the Containerfile and turnserver.conf what it substitutes.
 """
 
 import asyncio
+import concurrent.futures
 import doctest
 import resource
 import subprocess
@@ -50,7 +51,10 @@ def test_a_relay_started_with_a_low_soft_limit_holds_more_connections():
                 await asyncio.gather(*(socket.ping() for socket in sockets))
             finally:
                 await asyncio.gather(*(socket.close() for socket in sockets))
-        asyncio.run(main())
+        # In a thread of its own: the browser tests' Playwright keeps an event loop running in
+        # this one for the whole session.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, main()).result(timeout=120)
     finally:
         child.terminate()
         child.wait(timeout=10)

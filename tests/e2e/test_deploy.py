@@ -405,16 +405,20 @@ def test_friends_across_two_relays_survive_a_killed_relay_and_a_redis_restart(vi
     join(first, link, "Gus")
     other = landed(found, before)
     assert other != home, "Caddy (least_conn) sent the second socket to the instance that has the first"
-    # Caddy now holds one socket on each instance, and the next goes to either: scripted members
-    # (another client's address) tip the balance until the instance without the first guest
-    # has fewer, so that the second guest lands there.
+    # Caddy now holds one socket on each instance, and the next goes to either (least_conn
+    # counts the connections open now). A scripted member (another client's address) that
+    # lands beside the first guest is kept, one that lands beside the host is closed again,
+    # until one is kept: then the second guest's socket goes to the host's instance.
     ballast = []
-    for n in range(8):
+    for n in range(10):
         counts = upgrades(found)
-        if counts[other] > counts[home]:
+        member = background.run(way.member(f"deploy-ballast-room-{n:03d}", "127.0.0.60"))[0]
+        if landed(found, counts) == other:
+            ballast.append(member)
             break
-        ballast.append(background.run(way.member(f"deploy-ballast-room-{n:03d}", "127.0.0.60"))[0])
-        landed(found, counts)
+        background.run(closed([member]))
+        time.sleep(0.3)          # Caddy's count drops once the proxied socket has closed
+    assert ballast, "ten scripted members in a row went to the host's instance"
     before = upgrades(found)
     join(second, link, "Ida")
     assert landed(found, before) == home, "the two guests' sockets are on one instance"
