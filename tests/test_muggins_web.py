@@ -183,4 +183,4 @@ def test_the_chips_are_the_claimant_s_only():
     assert claim_bar(mine).count('class="chip"') == 30
     assert claim_bar(replace(mine, claim=Claim("show", 1, (), Breakdown()))) == ""   # the bot's count
     called = replace(mine, claim=Claim("show", 0, (), Breakdown(), claimed=4, caller=1))
-    assert claim_bar(called) == "" and claim_text(called, ["Ann", "Bot"]) == "Bot is counting"
+    assert claim_bar(called) == "" and claim_text(called, ["Ann", "Bot"]) == "Bot may call muggins"
