@@ -20,6 +20,7 @@ from web.friends.host import HostTable
 from web.friends.lobby import render_lobby
 from web.friends.protocol import ProtocolError, parse
 from web.render import render
+from web.table.render import claim_text
 
 
 def seated(wire, names=("Gus",), length=None, muggins=False):
@@ -252,9 +253,27 @@ def test_a_spectator_of_a_muggins_game_sees_nothing_before_it_is_public():
     spectator = watch(wire, "w:1")
     (gus,) = seated(wire, muggins=True)
     assert spectator.table["muggins"] is True
-    short, done = short_once_by(gus.seat)
-    claim_and_call(wire, random.Random(17), short, lambda claim: True)
-    assert done
+    short_by_gus, done = short_once_by(gus.seat)
+    asked = []
+
+    def not_the_spectator_s(claim):      # the host's count or call: the spectator, at its place, has no button
+        page = render(spectator)
+        assert 'data-testid="muggins"' not in page and 'data-testid="claim-bar"' not in page
+        words = claim_text(spectator.view(), spectator.names(), watching=True)
+        assert words in ("Hana is counting", "Hana may call muggins"), words
+        asked.append(claim.to_act)
+
+    def short(claim):
+        if claim.seat == 0:
+            not_the_spectator_s(claim)
+        return short_by_gus(claim)
+
+    def call(claim):
+        not_the_spectator_s(claim)
+        return True
+
+    claim_and_call(wire, random.Random(17), short, call)
+    assert done and 0 in asked and len(asked) > 10
     ever, checked, pending = set(), 0, 0
     for conn, before, after, text in wire.timeline:
         if after is not None:
@@ -268,4 +287,3 @@ def test_a_spectator_of_a_muggins_game_sees_nothing_before_it_is_public():
             check_public(before, after, counted_aloud(after, text), ever, 17)
             checked += 1
     assert checked > 40 and pending > 10
-    assert 'data-testid="muggins"' not in render(spectator) and 'data-testid="claim-bar"' not in render(spectator)
