@@ -79,6 +79,9 @@ def test_the_host_chooses_five_card_and_muggins_in_the_lobby_and_the_guests_read
     assert (gus.table["variant"], gus.table["target"]) == ("standard", 121)
     saved = HostTable.from_json(wire.table.to_json())
     assert (saved.variant, saved.target, saved.muggins) == ("standard", 121, True)
+    older = {k: v for k, v in json.loads(wire.table.to_json()).items() if k not in ("variant", "muggins")}
+    saved = HostTable.from_json(json.dumps(older))          # saved before five-card and muggins
+    assert (saved.variant, saved.muggins) == ("standard", False)
 
 
 def test_a_three_or_four_player_table_refuses_five_card_with_the_engine_s_words():
