@@ -33,13 +33,15 @@ def cards_in(html):
 
 def hidden_cards_drawn(ctl, html):
     """The cards in ``html`` that are neither public (the pile, the cards played, the starter,
-    the hands counted at the show) nor the shown seat's own hand (none under a cover or at the show)."""
+    the hands counted at the show or being counted) nor the shown seat's own hand (none under a cover or at the show)."""
     seen = ctl.seat_screen
     view = seen.table_view
     public = {str(step.card) for step in view.play if step.card is not None} | {str(c) for c in view.pile}
     public |= {str(card) for card in (view.starter, seen.show_starter) if card is not None}
     for event in seen.shown:
         public |= {str(card) for card in event.cards}
+    if view.claim is not None:      # (muggins) the cards being counted, the crib too, are laid down
+        public |= {str(card) for card in view.claim.cards}
     own = set() if ctl.cover() is not None or seen.show else {str(card) for card in view.hand}
     return cards_in(html) - public - own
 

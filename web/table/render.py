@@ -227,8 +227,12 @@ def middle(ctl: TableModel, view: View, strip: str = "") -> str:
     else:
         starter = card_back("", "deck")
     crib_event = next((event for event in seen.shown if event.kind == "crib"), None)
+    counting = view.claim.cards if view.claim is not None and view.claim.what == "crib" else ()
     if crib_event is not None:
         crib = show_hand(seen, crib_event)
+    elif counting:          # a muggins table: turned over for its owner to count and claim
+        crib = "".join(card_face(card, "small stacked", key=f"crib-{i}") for i, card in enumerate(counting))
+        crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     else:
         crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
             '<span class="empty-slot" aria-hidden="true"></span>'      # where the crib goes, outlined
