@@ -42,7 +42,8 @@ def hidden_cards_drawn(ctl, html):
         public |= {str(card) for card in event.cards}
     if view.claim is not None:      # (muggins) the cards being counted, the crib too, are laid down
         public |= {str(card) for card in view.claim.cards}
-    own = set() if ctl.cover() is not None or seen.show else {str(card) for card in view.hand}
+    counting = view.claim is not None and (view.claim.seat, view.claim.what) == (view.seat, "show")
+    own = set() if ctl.cover() is not None or seen.show and not counting else {str(card) for card in view.hand}
     return cards_in(html) - public - own
 
 
@@ -238,11 +239,12 @@ def muggins_step(ctl, calls, short):
     assert not ctl.error, ctl.error
 
 
-def test_counting_it_yourself_passes_the_device_to_each_claim_and_each_call():
-    ctl = Controller(seed_source=lambda: 12)
+@pytest.mark.parametrize("players, target, seed", [(3, "61", 12), (2, "five", 2)])
+def test_counting_it_yourself_passes_the_device_to_each_claim_and_each_call(players, target, seed):
+    ctl = Controller(seed_source=lambda: seed)
     ctl.prefs["muggins"] = True
-    ctl.command("start", {"mode": "passplay", "name": "Ann", "players": "3", "level": "hard", "target": "61",
-                          "seat1": "Bo", "seat2": "Cy"})
+    ctl.command("start", {"mode": "passplay", "name": "Ann", "players": str(players), "level": "hard",
+                          "target": target, "seat1": "Bo", "seat2": "Cy"})
     assert ctl.passing and ctl.game.config.muggins
     short, calls, covers = set(), [], []
     for _ in range(8000):
@@ -256,7 +258,7 @@ def test_counting_it_yourself_passes_the_device_to_each_claim_and_each_call():
         muggins_step(ctl, calls, short)
     else:
         raise AssertionError("the game did not end")
-    assert len(calls) >= 2 and calls[0][2] and not calls[1][2] and short == {0, 1, 2}
+    assert len(calls) >= 2 and calls[0][2] and not calls[1][2] and short == set(range(players))
     assert all(claimant != caller for claimant, caller, _ in calls)
     assert any(phase == "show" and claiming for _, phase, claiming in covers)    # a count passed at the show
     log = ctl.game.log

@@ -202,10 +202,19 @@ class Controller(SeatTable):
         already dealt, off the table until the show is over: everyone watches the show."""
         session = self.game
         events = tuple(events)
-        seen = session.view(self.seat)
-        if self.passing and (any(event.kind in ("show", "crib") for event in events) or self.seat_screen.show):
+        self.seat_screen.see(self.table_view(any(event.kind in ("show", "crib") for event in events)), events,
+                             session.names, session.log)
+
+    def table_view(self, showing: bool = False) -> View:
+        """The seat's view for its table; at pass and play, during the show (or as a move
+        brings it: ``showing``) with no card in hand, but for a hand its owner is counting
+        (muggins; five-card leaves cards unplayed)."""
+        seen = self.game.view(self.seat)
+        claim = seen.claim
+        counting = claim is not None and claim.seat == self.seat and claim.what == "show"
+        if self.passing and (showing or self.seat_screen.show) and not counting:
             seen = replace(seen, hand=())
-        self.seat_screen.see(seen, events, session.names, session.log)
+        return seen
 
     def advance(self, _: object = None) -> None:
         """Past the show; a pass and play table's next hand begins behind a cover."""
@@ -224,8 +233,7 @@ class Controller(SeatTable):
         self.fresh = False
         if person != self.seat:
             self.seat = person
-            session = self.game
-            self.seat_screen.see(session.view(person), (), session.names, session.log)
+            self.seat_screen.see(self.table_view(), (), self.game.names, self.game.log)
         self.seat_screen.announcement = f"{self.game.names[person]}'s turn."
 
     def key(self, key: object) -> None:
