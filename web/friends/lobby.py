@@ -233,6 +233,7 @@ def table_rules(ctl: Friends) -> tuple[str, bool]:
 
 MUGGINS_WORDS = ("Each player claims their own points (a chip for each number); a rival may call "
                  "muggins and take any they miss.")
+COUNTED_WORDS = "The table counts everyone's points."
 
 
 def rules_setting(ctl: Friends, players: int) -> str:
@@ -240,7 +241,7 @@ def rules_setting(ctl: Friends, players: int) -> str:
     host's switches, the guests' and spectators' words."""
     variant, muggins = table_rules(ctl)
     if not ctl.hosting:
-        words = MUGGINS_WORDS if muggins else "The table counts everyone's points."
+        words = MUGGINS_WORDS if muggins else COUNTED_WORDS
         return f'<p class="hint table-rules" data-testid="table-rules">Count it yourself: {"on" if muggins else "off"}. {words}</p>'
     target = as_host(ctl).table.target
     length = "five" if variant == "five" else str(target)
@@ -256,7 +257,7 @@ def rules_setting(ctl: Friends, players: int) -> str:
             for arg, text, on in choices)
         html += (f'<div class="table-coach" role="group" aria-labelledby="{action}-label" data-testid="{action}">'
                  f'<span id="{action}-label" class="label">{label}</span><span class="controls">{buttons}</span></div>')
-    return html + f'<p class="hint">{MUGGINS_WORDS if muggins else "The table counts everyone’s points."}</p>'
+    return html + f'<p class="hint">{MUGGINS_WORDS if muggins else COUNTED_WORDS}</p>'
 
 
 def coach_setting(ctl: Friends) -> str:
