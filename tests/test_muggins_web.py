@@ -16,6 +16,7 @@ from web.render import render
 
 
 NOTES: set[str] = set()
+CRIBS_COUNTED: set[bool] = set()     # whether the player counted a crib (the crib turned over)
 
 
 def muggins_table(players=2, seed=5):
@@ -49,6 +50,9 @@ def play_out(ctl, short_every=3):
         elif view.claim is not None and view.claim.seat == 0 and view.claim.claimed is None:
             assert 'data-testid="claim-bar"' in html and "claim its points" in html
             assert 'data-action="play"' not in html            # no card to lay meanwhile
+            drawn = set(re.findall(r'data-card="(\w\w)"', html))
+            assert {str(card) for card in view.claim.cards} <= drawn    # what is counted is in sight
+            CRIBS_COUNTED.add(view.claim.what == "crib")
             points = true_points(view)
             claims += 1
             bars += 1
@@ -72,7 +76,7 @@ def test_a_muggins_game_at_the_bot_table_to_the_end(players):
     ctl = muggins_table(players)
     assert ctl.session.config.muggins
     claims, bars = play_out(ctl)
-    assert claims > 10 and bars == claims
+    assert claims > 10 and bars == claims and True in CRIBS_COUNTED
     log = " ".join(ctl.session.log)
     assert "muggins! takes the 1 missed" in log and "missing 1" in log
 
@@ -183,4 +187,4 @@ def test_the_chips_are_the_claimant_s_only():
     assert claim_bar(mine).count('class="chip"') == 30
     assert claim_bar(replace(mine, claim=Claim("show", 1, (), Breakdown()))) == ""   # the bot's count
     called = replace(mine, claim=Claim("show", 0, (), Breakdown(), claimed=4, caller=1))
-    assert claim_bar(called) == "" and claim_text(called, ["Ann", "Bot"]) == "Bot is counting"
+    assert claim_bar(called) == "" and claim_text(called, ["Ann", "Bot"]) == "Bot may call muggins"

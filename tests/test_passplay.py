@@ -33,14 +33,17 @@ def cards_in(html):
 
 def hidden_cards_drawn(ctl, html):
     """The cards in ``html`` that are neither public (the pile, the cards played, the starter,
-    the hands counted at the show) nor the shown seat's own hand (none under a cover or at the show)."""
+    the hands counted at the show or being counted) nor the shown seat's own hand (none under a cover or at the show)."""
     seen = ctl.seat_screen
     view = seen.table_view
     public = {str(step.card) for step in view.play if step.card is not None} | {str(c) for c in view.pile}
     public |= {str(card) for card in (view.starter, seen.show_starter) if card is not None}
     for event in seen.shown:
         public |= {str(card) for card in event.cards}
-    own = set() if ctl.cover() is not None or seen.show else {str(card) for card in view.hand}
+    if view.claim is not None:      # (muggins) the cards being counted, the crib too, are laid down
+        public |= {str(card) for card in view.claim.cards}
+    counting = view.claim is not None and (view.claim.seat, view.claim.what) == (view.seat, "show")
+    own = set() if ctl.cover() is not None or seen.show and not counting else {str(card) for card in view.hand}
     return cards_in(html) - public - own
 
 
@@ -212,3 +215,51 @@ def test_pass_and_play_games_count_as_their_own_mode():
     groups = compute([record])
     assert "pass-and-play · 2 players" in groups and not any(name.startswith("bot") for name in groups)
     assert mode_label("pass-and-play · 2 players") == "Pass-and-play · 2 players"
+
+
+def muggins_step(ctl, calls, short):
+    """`step`, counting it yourself: each claim exact but every person's first that is worth
+    something and every crib, one short (``short``: who did; the next hand is dealt on the call
+    after a crib); the rival calls muggins on the first short claim and passes the others
+    (``calls``: (claimant, caller, muggins) as pressed, the caller's table drawn)."""
+    claim = ctl.game.state.claim
+    if claim is None or ctl.cover() is not None or ctl.seat_screen.beat is not None:
+        return step(ctl)
+    html = render(ctl)
+    assert ctl.seat == claim.to_act and ctl.view().seat == claim.to_act    # the person due holds the device
+    if claim.caller is None:
+        assert 'data-testid="claim-bar"' in html
+        once = claim.breakdown.total > 0 and (claim.seat not in short or claim.what == "crib")
+        short |= {claim.seat} if once else set()
+        ctl.command("claim", str(claim.breakdown.total - 1 if once else claim.breakdown.total))
+    else:
+        assert f"Muggins! (take {claim.missed})" in html and 'data-testid="pass"' in html
+        calls.append((claim.seat, claim.caller, not calls))
+        ctl.command("muggins" if len(calls) == 1 else "pass")
+    assert not ctl.error, ctl.error
+
+
+@pytest.mark.parametrize("players, target, seed", [(3, "61", 12), (2, "five", 2)])
+def test_counting_it_yourself_passes_the_device_to_each_claim_and_each_call(players, target, seed):
+    ctl = Controller(seed_source=lambda: seed)
+    ctl.prefs["muggins"] = True
+    ctl.command("start", {"mode": "passplay", "name": "Ann", "players": str(players), "level": "hard",
+                          "target": target, "seat1": "Bo", "seat2": "Cy"})
+    assert ctl.passing and ctl.game.config.muggins
+    short, calls, covers = set(), [], []
+    for _ in range(8000):
+        html = render(ctl)
+        assert not hidden_cards_drawn(ctl, html), (ctl.seat, hidden_cards_drawn(ctl, html))
+        if ctl.cover() is not None:
+            assert not cards_in(html) and 'data-testid="claim-bar"' not in html
+            covers.append((ctl.cover(), ctl.game.state.phase, ctl.game.state.claim is not None))
+        if ctl.is_over() and not ctl.seat_screen.show and ctl.seat_screen.beat is None:
+            break
+        muggins_step(ctl, calls, short)
+    else:
+        raise AssertionError("the game did not end")
+    assert len(calls) >= 2 and calls[0][2] and not calls[1][2] and short == set(range(players))
+    assert all(claimant != caller for claimant, caller, _ in calls)
+    assert any(phase == "show" and claiming for _, phase, claiming in covers)    # a count passed at the show
+    log = ctl.game.log
+    assert any("muggins! takes the 1 missed" in line for line in log)

@@ -48,20 +48,20 @@ def test_every_builder_round_trips_through_the_parser():
     ('{"type": "hello", "name": "x", "token": null}', "guest", "version"),
     ('{"v": 1, "type": "hello", "name": "x", "token": null}', "guest", "version"),  # the version before
     ('{"v": true, "type": "hello", "name": "x", "token": null}', "guest", "version"),
-    ('{"v": 6, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '"}', "guest", "does not send"),
-    ('{"v": 6, "type": "hello", "name": "x", "token": null, "seat": 0}', "guest", "exactly"),
-    ('{"v": 6, "type": "hello", "name": "", "token": null}', "guest", "empty"),
-    ('{"v": 6, "type": "hello", "name": "x", "token": "../../etc"}', "guest", "token"),
-    ('{"v": 6, "type": "chat", "n": 1, "text": "' + "x" * 1500 + '"}', "guest", "at most"),
-    ('{"v": 6, "type": "chat", "n": 1, "text": "' + "x" * 3000 + '"}', "guest", "bytes"),
-    ('{"v": 6, "type": "action", "n": 1, "state_id": -1, "action": {}}', "guest", "state id"),
-    ('{"v": 6, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "fold", "cards": []}}',
+    ('{"v": 7, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '"}', "guest", "does not send"),
+    ('{"v": 7, "type": "hello", "name": "x", "token": null, "seat": 0}', "guest", "exactly"),
+    ('{"v": 7, "type": "hello", "name": "", "token": null}', "guest", "empty"),
+    ('{"v": 7, "type": "hello", "name": "x", "token": "../../etc"}', "guest", "token"),
+    ('{"v": 7, "type": "chat", "n": 1, "text": "' + "x" * 1500 + '"}', "guest", "at most"),
+    ('{"v": 7, "type": "chat", "n": 1, "text": "' + "x" * 3000 + '"}', "guest", "bytes"),
+    ('{"v": 7, "type": "action", "n": 1, "state_id": -1, "action": {}}', "guest", "state id"),
+    ('{"v": 7, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "fold", "cards": []}}',
      "guest", "bad action"),
-    ('{"v": 6, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "play", "cards": ["ZZ"]}}',
+    ('{"v": 7, "type": "action", "n": 1, "state_id": 1, "action": {"seat": 0, "type": "play", "cards": ["ZZ"]}}',
      "guest", "bad action"),
-    ('{"v": 6, "type": "view", "view": {}, "events": [], "log": null, "game": 0, "rounds": [], "record": null}',
+    ('{"v": 7, "type": "view", "view": {}, "events": [], "log": null, "game": 0, "rounds": [], "record": null}',
      "host", "bad view"),
-    ('{"v": 6, "type": "reject", "reason": "<script>", "text": "x"}', "host", "reject"),
+    ('{"v": 7, "type": "reject", "reason": "<script>", "text": "x"}', "host", "reject"),
     ('[' * 5000 + ']' * 5000, "host", "JSON"),
 ])
 def test_malformed_messages_are_refused_with_a_reason(text, sender, reason):
@@ -72,7 +72,7 @@ def test_malformed_messages_are_refused_with_a_reason(text, sender, reason):
 
 def test_a_version_mismatch_is_its_own_code():
     with pytest.raises(ProtocolError) as refused:
-        parse('{"v": 7, "type": "hello"}', "guest")
+        parse('{"v": 6, "type": "hello"}', "guest")
     assert refused.value.code == "version"
 
 
@@ -113,10 +113,10 @@ messages = st.one_of(
               st.dictionaries(st.sampled_from(["name", "token", "state_id", "action", "text", "seat",
                                                "game", "hand", "value"]),
                               json_values, max_size=4)),
-    st.builds(lambda g, h, v: json.dumps({"v": 6, "type": "fair_contribute", "game": g, "hand": h, "value": v}),
+    st.builds(lambda g, h, v: json.dumps({"v": 7, "type": "fair_contribute", "game": g, "hand": h, "value": v}),
               st.integers(-1, 2) | json_values, st.integers(-1, 3) | json_values,
               st.sampled_from(["ab" * 32, "0" * 64, "AB" * 32, "ab" * 31]) | json_values),
-    st.builds(lambda sid, a: json.dumps({"v": 6, "type": "action", "n": 1, "state_id": sid, "action": a}),
+    st.builds(lambda sid, a: json.dumps({"v": 7, "type": "action", "n": 1, "state_id": sid, "action": a}),
               st.integers(-3, 40) | json_values, actions),
     st.builds(lambda n: "x" * n, st.integers(2000, 70000)),
 )

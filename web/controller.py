@@ -81,9 +81,12 @@ class Controller(SeatTable):
 
     def cover(self) -> str | None:
         """Pass and play: the name of the person to hand the device to while the table is
-        covered, else None. Never over the show or the beat before it (all see them)."""
+        covered, else None. Never over the beat before the show, nor over the show (all see
+        them) unless another person must claim their points or call muggins there."""
         seen = self.seat_screen
-        if not self.passing or self.screen != "table" or seen.show or seen.beat is not None:
+        if not self.passing or self.screen != "table" or seen.beat is not None:
+            return None
+        if seen.show and self.game.state.claim is None:     # (a muggins show: each count is its person's)
             return None
         person = passplay.cover_for(self.game, self.seat, self.fresh)
         return None if person is None else self.game.names[person]
@@ -156,9 +159,7 @@ class Controller(SeatTable):
             bots = [None] + [level] * (players - 1)
         self.prefs.update(name=name, level=level, players=players,
                           target="five" if variant == "five" else target)
-        # Counting it yourself (Settings) is for the bot table: at pass and play no one could
-        # call muggins on a person's short claim (the page has no call for people yet).
-        muggins = self.prefs.get("muggins") is True and not passing
+        muggins = self.prefs.get("muggins") is True     # counting it yourself (Settings)
         self.session = Session.new(players, target, names, bots, seed=self.seed_source(), variant=variant,
                                    muggins=muggins)
         self.begin("New game.")
@@ -197,14 +198,23 @@ class Controller(SeatTable):
 
     def saw(self, events: Iterable[Event]) -> None:
         """The session's game changed by ``events``: the seat sees its new view. At a pass and
-        play table, a move that brings the show keeps the next hand, already dealt, off the
-        table until the show is over: everyone watches the show."""
+        play table, a move that brings the show (or a muggins call in it) keeps the next hand,
+        already dealt, off the table until the show is over: everyone watches the show."""
         session = self.game
         events = tuple(events)
-        seen = session.view(self.seat)
-        if self.passing and any(event.kind in ("show", "crib") for event in events):
+        self.seat_screen.see(self.table_view(any(event.kind in ("show", "crib") for event in events)), events,
+                             session.names, session.log)
+
+    def table_view(self, showing: bool = False) -> View:
+        """The seat's view for its table; at pass and play, during the show (or as a move
+        brings it: ``showing``) with no card in hand, but for a hand its owner is counting
+        (muggins; five-card leaves cards unplayed)."""
+        seen = self.game.view(self.seat)
+        claim = seen.claim
+        counting = claim is not None and claim.seat == self.seat and claim.what == "show"
+        if self.passing and (showing or self.seat_screen.show) and not counting:
             seen = replace(seen, hand=())
-        self.seat_screen.see(seen, events, session.names, session.log)
+        return seen
 
     def advance(self, _: object = None) -> None:
         """Past the show; a pass and play table's next hand begins behind a cover."""
@@ -223,8 +233,7 @@ class Controller(SeatTable):
         self.fresh = False
         if person != self.seat:
             self.seat = person
-            session = self.game
-            self.seat_screen.see(session.view(person), (), session.names, session.log)
+            self.seat_screen.see(self.table_view(), (), self.game.names, self.game.log)
         self.seat_screen.announcement = f"{self.game.names[person]}'s turn."
 
     def key(self, key: object) -> None:

@@ -8,7 +8,9 @@ act, in what order:
 
 - the crib: each person in turn, from the dealer's left (the bots choose whenever they like);
 - the play: the person whose turn it is (a bot's turn leaves the last person's table showing);
-- the show: nobody (every hand is counted face up); the next hand starts behind a cover.
+- the show: nobody (every hand is counted face up); the next hand starts behind a cover;
+- counting it yourself (muggins): whoever claims a card's, a hand's or the crib's points, then
+  the rival who may call muggins on a short claim, during the play and the show alike.
 
 Seats come from the start form (`seats_from_form`): the first is the device's owner, a
 person, whose name and statistics are the profile's; the others are named like the seats at a
@@ -56,9 +58,10 @@ def is_pass_and_play(bots: Sequence[str | None]) -> bool:
 
 def due(session: Session) -> int | None:
     """The person the game waits for now, or None (a bot's move, or nobody's: the game is over).
-    In the crib's choice, the first person still to choose, from the dealer's left."""
+    In the crib's choice, the first person still to choose, from the dealer's left; while a
+    claim waits (muggins), only its claimant or caller has a move."""
     state = session.state
-    if state.phase not in (DISCARDING, PLAYING):
+    if state.phase not in (DISCARDING, PLAYING) and state.claim is None:
         return None
     players = state.config.players
     for offset in range(1, players + 1):

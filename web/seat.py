@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from game.actions import Action
+from game.actions import MUGGINS, PASS, Action
 from game.cards import Card
 from game.engine import DISCARDING, PLAYING
 from game.errors import IllegalActionError, ParseError
@@ -135,7 +135,7 @@ class SeatTable(CoachedSeat):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         """Every command this table takes, by name (a click's ``data-action``, a key's meaning)."""
         return {"select": self.select, "confirm-discard": self.confirm_discard, "play": self.play,
-                "claim": self.claim,
+                "claim": self.claim, "muggins": lambda _: self.answer(True), "pass": lambda _: self.answer(False),
                 "key": self.key, "continue": self.advance, "hint": self.ask_hint,
                 "menu-open": self.open_menu, "menu-close": self.close_menu, "rules": self.show_rules}
 
@@ -208,6 +208,16 @@ class SeatTable(CoachedSeat):
         if not (words.isascii() and words.isdigit() and len(words) <= 2):
             raise ParseError(f"a claim is a number of points, not {words[:8]!r}")
         self.move(Action.claim(view.seat, int(words)))
+
+    def answer(self, muggins: bool) -> None:
+        """A rival's claim fell short and this seat may call: muggins (take the points missed)
+        or pass."""
+        view = self.seat_screen.view
+        if view is None or self.pending:
+            return
+        if view.claim is None or view.claim.caller != view.seat:
+            raise IllegalActionError("there is no short claim for you to call")
+        self.move(Action(view.seat, MUGGINS if muggins else PASS, ()))
 
     def key(self, key: object) -> None:
         """Keyboard: 1-6 pick the nth card (select or play), Enter confirms or continues, H hints."""

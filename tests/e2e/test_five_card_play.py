@@ -70,12 +70,14 @@ def test_a_five_card_game_against_the_hard_bot_to_the_end(page, site):
     expect(page.get_by_test_id("verdict")).to_be_visible()
 
 
-def test_the_start_form_offers_five_card_and_a_friends_table_refuses_it(page, site):
+def test_the_start_form_offers_five_card_for_two_only_at_the_bot_table_and_with_friends(page, site):
     page.goto(site + "?speed=instant")
     wait_ready(page)
     page.locator('label.choice:has(input[name="target"][value="five"])').click()
-    page.get_by_test_id("create-table").click()
-    expect(page.get_by_text("five-card cribbage is played at the bot table only")).to_be_visible()
     page.locator('label.choice:has(input[name="players"][value="3"])').click()
+    page.get_by_test_id("create-table").click()            # (two friends: tests/e2e/test_friends_five_muggins.py)
+    expect(page.get_by_test_id("start-error")).to_have_text("five-card cribbage is played by 2 players to 61")
+    expect(page.get_by_test_id("lobby")).to_have_count(0)
+    page.get_by_test_id("start-error").evaluate("node => node.remove()")
     page.get_by_test_id("start-game").click()
-    expect(page.get_by_text("five-card cribbage is played by 2 players to 61")).to_be_visible()
+    expect(page.get_by_test_id("start-error")).to_have_text("five-card cribbage is played by 2 players to 61")

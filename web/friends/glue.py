@@ -136,17 +136,18 @@ class Friends:
     def create_table(self, form: dict[str, Any]) -> None:
         """The start form's "Invite friends": host a new table and show its invite link."""
         try:
-            if form.get("target") == "five":     # (the form keeps the choice, refused)
-                self.ctl.prefs["target"] = "five"
-                raise ValueError("five-card cribbage is played at the bot table only, for now")
-            players, target = int(form.get("players", 2)), int(form.get("target", 121))
-            self.ctl.prefs.update(players=players, target=target)
+            players, length = int(form.get("players", 2)), form.get("target", 121)
+            target, variant = (61, "five") if length == "five" else (int(length), "standard")
+            # (the form keeps its choice when the table refuses it)
+            self.ctl.prefs.update(players=players, target="five" if variant == "five" else target)
             name = clean_name(form.get("name"), "Host")
             self.ctl.prefs["name"] = name
             import secrets      # (here, not at the top: the start goes without it, tests/test_lazy.py)
 
             from .host import HostTable
-            table = HostTable(secrets.token_urlsafe(16), players, target, name)
+            # The engine's refusal (five-card is for two players) says why; counting it
+            # yourself (muggins) is the lobby's choice.
+            table = HostTable(secrets.token_urlsafe(16), players, target, name, variant=variant)
         except ValueError as refused:
             self.ctl.error = str(refused)
             self.paint()

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, cast
 from game.actions import Action
 from game.bots import BOT_LEVELS
 from game.codec import loads
-from game.engine import OVER, legal_actions
+from game.engine import FIVE_CARD, OVER, STANDARD, Config, legal_actions
 from game.errors import IllegalActionError, ParseError
 from game.events import Event
 
@@ -44,7 +44,7 @@ from . import protocol
 from .fair_host import FairDealer
 from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
-from .protocol import ChatLine, Message, ProtocolError, SeatInfo, parse
+from .protocol import ChatLine, Message, ProtocolError, SeatInfo, parse, rules_words
 from .watchers import WATCH_ONLY, Watchers
 from ..session import Session, clean_name
 
@@ -93,10 +93,13 @@ class HostTable(FairRounds):
 
     def __init__(self, room: str, players: int, target: int, host_name: str,
                  token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18),
-                 clock: Callable[[], float] = time.time, ticker: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.time, ticker: Callable[[], float] = time.monotonic,
+                 variant: str = STANDARD, muggins: bool = False) -> None:
         if players not in (2, 3, 4) or target not in (61, 121):
             raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
+        Config(players=players, target=target, variant=variant, muggins=muggins)   # the engine's refusals
         self.room, self.players, self.target = room, players, target
+        self.variant, self.muggins = variant, muggins    # five-card; counting it yourself (set_rules)
         self.token_source, self.clock = token_source, clock
         self.ticker = ticker             # seconds, for the guests' rate limits
         self.seats = [Seat("host", clean_name(host_name, "Host"))] + [Seat() for _ in range(players - 1)]
@@ -398,6 +401,38 @@ class HostTable(FairRounds):
                         "after each hand." if allowed else "The coach is off at this table.")
             self.send_table()
 
+    def set_rules(self, length: str | None = None, muggins: bool | None = None) -> None:
+        """Lobby: the game's length (``"121"``, ``"61"`` or ``"five"``: five-card, to 61) and
+        whether the players count their points themselves (muggins); what is not given stays.
+        Refused as the engine refuses it (five-card is for two players), changing nothing.
+
+        >>> table = HostTable("room-0123456789", 3, 121, "Ann")
+        >>> table.set_rules("five")
+        Traceback (most recent call last):
+        ...
+        game.errors.ParseError: five-card cribbage is played by 2 players to 61
+        >>> table.set_rules("61", muggins=True); table.target, table.variant, table.muggins
+        (61, 'standard', True)
+        """
+        if self.started or self.starting:
+            raise IllegalActionError("the game's rules are set in the lobby, before the game")
+        target, variant = self.target, self.variant
+        if length is not None:
+            if length not in ("121", "61", FIVE_CARD):
+                raise ParseError(f"a game is to 121 or 61, or five-card, not {str(length)[:8]!r}")
+            target, variant = (61, FIVE_CARD) if length == FIVE_CARD else (int(length), STANDARD)
+        muggins = self.muggins if muggins is None else muggins
+        Config(players=self.players, target=target, variant=variant, muggins=muggins)
+        if (target, variant, muggins) == (self.target, self.variant, self.muggins):
+            return
+        if muggins != self.muggins:
+            self.system("Count it yourself: each player claims their own points, and a rival may call "
+                        "muggins on points missed." if muggins else "The table counts everyone's points.")
+        if (target, variant) != (self.target, self.variant):
+            self.system(f"The host chose: {rules_words(variant, target)}.")
+        self.target, self.variant, self.muggins = target, variant, muggins
+        self.send_table()
+
     def start(self) -> None:
         """Ask the guests for their share of the first shuffle; the game begins when all have
         sent it, or after `web.friends.fair_host.WAIT` seconds (see `tick`)."""
@@ -426,7 +461,8 @@ class HostTable(FairRounds):
         if self.session is None:
             names = [s.name for s in self.seats]
             bots = [s.level if s.kind == "bot" else None for s in self.seats]
-            self.session = Session.new(self.players, self.target, names, bots, seed=seed, hand_seeds=(seed,))
+            self.session = Session.new(self.players, self.target, names, bots, seed=seed, hand_seeds=(seed,),
+                                       variant=self.variant, muggins=self.muggins)
             self.system("The game begins")
             self.send_table()
         else:
@@ -523,7 +559,8 @@ class HostTable(FairRounds):
 
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
-                              [self.seat_json(seat) for seat in range(self.players)], self.coach, len(self.watchers))
+                              [self.seat_json(seat) for seat in range(self.players)], self.coach, len(self.watchers),
+                              self.variant, self.muggins)
 
     def send_table(self) -> None:
         self.tell_everyone(self.table_message())
@@ -555,7 +592,8 @@ class HostTable(FairRounds):
         return json.dumps({"v": SCHEMA, "room": self.room, "players": self.players, "target": self.target,
                            "seats": [asdict(s) for s in self.seats], "chat": self.chat,
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
-                           "coach": self.coach, "removed": self.removed, "watch": self.watchers.room,
+                           "coach": self.coach, "removed": self.removed, "variant": self.variant,
+                           "muggins": self.muggins, "watch": self.watchers.room,
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -566,8 +604,10 @@ class HostTable(FairRounds):
             data = loads(text, "the saved table")
             if data.get("v") != SCHEMA:
                 raise ParseError("the saved table is from another version")
+            # (tables saved before five-card and muggins: standard, counted by the table)
             table = cls(data["room"], data["players"], data["target"], "Host",
-                        token_source or (lambda: secrets.token_urlsafe(18)), clock)
+                        token_source or (lambda: secrets.token_urlsafe(18)), clock,
+                        variant=data.get("variant", STANDARD), muggins=data.get("muggins", False))
             seats = [Seat(**{k: s[k] for k in ("kind", "name", "level", "token", "stand_in")},
                           last_n=s.get("last_n", 0)) for s in data["seats"]]
             if not all(isinstance(s.last_n, int) and not isinstance(s.last_n, bool) for s in seats):

@@ -100,12 +100,21 @@ class HostController(Controller):
 
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**SeatTable.commands(self), "table-coach": self.table_coach, "watching": self.watching_on,
+                "table-length": self.table_length, "table-muggins": self.table_muggins,
                 "seat": self.set_seat,
                 "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
                 "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "to-start": self.to_start}
 
     def table_coach(self, arg: object) -> None:
         self.table.set_coach(arg == "on")
+
+    def table_length(self, arg: object) -> None:
+        """Lobby: a game to 121 or 61, or five-card (``five``, two players only)."""
+        self.table.set_rules(length=str(arg))
+
+    def table_muggins(self, arg: object) -> None:
+        """Lobby: whether the players count it themselves (``on``: muggins)."""
+        self.table.set_rules(muggins=arg == "on")
 
     def watching_on(self, arg: object) -> None:
         """Let people watch with a watch link (``on``), or stop it (``off``): the glue opens or

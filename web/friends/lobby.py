@@ -20,6 +20,7 @@ from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
 from .fair_view import fair_panel, fair_strip, host_fair_panel
+from .protocol import rules_words
 from .watchers import MAX_WATCHERS
 
 if TYPE_CHECKING:
@@ -206,16 +207,57 @@ def render_lobby(ctl: Friends) -> str:
     return f"""
 <div class="lobby-wrap">
 <section class="lobby" data-testid="lobby">
-  <h2>Table for {players} · game to {target}</h2>
+  <h2>Table for {players} · {rules_words(table_rules(ctl)[0], target)}</h2>
   {invite}
   {link_status(ctl)}
   {seat_list(ctl, False)}
   {partners}
+  {rules_setting(ctl, players)}
   {coach_setting(ctl)}
   {start}{error}
 </section>
 {chat_panel(ctl, presence=False)}
 </div>"""
+
+
+def table_rules(ctl: Friends) -> tuple[str, bool]:
+    """The table's variant and whether its players count it themselves (muggins): the host's
+    choice, which the others are told (``table``)."""
+    if ctl.hosting:
+        table = as_host(ctl).table
+        return table.variant, table.muggins
+    told = as_spectator(ctl).table if ctl.watching else as_guest(ctl).table
+    assert told is not None, "the lobby shows once the host has described the table (render_lobby)"
+    return told["variant"], told["muggins"]
+
+
+MUGGINS_WORDS = ("Each player claims their own points (a chip for each number); a rival may call "
+                 "muggins and take any they miss.")
+COUNTED_WORDS = "The table counts everyone's points."
+
+
+def rules_setting(ctl: Friends, players: int) -> str:
+    """The game's length (five-card for two players) and counting it yourself (muggins): the
+    host's switches, the guests' and spectators' words."""
+    variant, muggins = table_rules(ctl)
+    if not ctl.hosting:
+        words = MUGGINS_WORDS if muggins else COUNTED_WORDS
+        return f'<p class="hint table-rules" data-testid="table-rules">Count it yourself: {"on" if muggins else "off"}. {words}</p>'
+    target = as_host(ctl).table.target
+    length = "five" if variant == "five" else str(target)
+    lengths = (("121", "121"), ("61", "61")) + ((("five", "Five-card (61)"),) if players == 2 else ())
+    groups = ((("table-length", "Game to", [(arg, label, arg == length) for arg, label in lengths])),
+              ("table-muggins", "Count it yourself (muggins)",
+               [("on", "On", muggins), ("off", "Off", not muggins)]))
+    html = ""
+    for action, label, choices in groups:
+        buttons = "".join(
+            f'<button type="button" class="mini{" on" if on else ""}" data-action="{action}" data-arg="{arg}" '
+            f'data-testid="{action}-{arg}" aria-pressed="{str(on).lower()}">{text}</button>'
+            for arg, text, on in choices)
+        html += (f'<div class="table-coach" role="group" aria-labelledby="{action}-label" data-testid="{action}">'
+                 f'<span id="{action}-label" class="label">{label}</span><span class="controls">{buttons}</span></div>')
+    return html + f'<p class="hint">{MUGGINS_WORDS if muggins else COUNTED_WORDS}</p>'
 
 
 def coach_setting(ctl: Friends) -> str:

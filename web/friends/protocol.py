@@ -9,7 +9,8 @@ person can read; the caller drops the message and logs the reason. Pure Python.
     guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
                     fair_contribute {game, hand, value}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
-                    table {players, target, started, seats, coach, watching}   chat {lines}
+                    table {players, target, variant, muggins, started, seats, coach, watching}
+                    chat {lines}
                     view {view, events, log, game, rounds, record}          ack {n}
                     fair_commit {game, hand, commitment}   (hand 0's, before a game is dealt)
     host -> spectator   table, chat, reject, error as above;  watch {view, events, log}
@@ -41,7 +42,7 @@ connection drops: `web.friends.delivery`.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 6, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 7, not 2: reload the page
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ if TYPE_CHECKING:
 
 # 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
 # 5: the view carries the game number, the fair deal's rounds and the record; 6: spectators (the
-# table's watching count, the watch message and the refusals of a watch link)
-VERSION = 6
+# table's watching count, the watch message and the refusals of a watch link); 7: the table's variant
+# (five-card) and whether the players count it themselves (muggins)
+VERSION = 7
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
@@ -101,7 +103,7 @@ FIELDS = {
         "ack": {"n"},
         "reject": {"reason", "text"},
         "error": {"text"},
-        "table": {"players", "target", "started", "seats", "coach", "watching"},
+        "table": {"players", "target", "variant", "muggins", "started", "seats", "coach", "watching"},
         "view": {"view", "events", "log", "game", "rounds", "record"},
         "chat": {"lines"},
         "fair_commit": {"game", "hand", "commitment"},
@@ -139,6 +141,8 @@ class TableInfo(TypedDict):
 
     players: int
     target: int
+    variant: str
+    muggins: bool
     started: bool
     seats: list[SeatInfo]
     coach: bool
@@ -289,7 +293,10 @@ def _table(data: Fields) -> Fields:
         raise ProtocolError("a table lists every seat")
     if not isinstance(data["coach"], bool):
         raise ProtocolError("a table's coach setting is true or false")
-    return {"players": players, "target": data["target"], "started": bool(data["started"]), "seats": seats,
+    # The engine's own checks: a variant it knows, five-card for two to 61, muggins true or false.
+    Config(players=players, target=data["target"], variant=data["variant"], muggins=data["muggins"])
+    return {"players": players, "target": data["target"], "variant": data["variant"], "muggins": data["muggins"],
+            "started": bool(data["started"]), "seats": seats,
             "coach": data["coach"], "watching": _int(data["watching"], 0, MAX_WATCHING, "spectators")}
 
 
@@ -413,6 +420,15 @@ READERS: dict[tuple[str, str], Callable[[Fields], Fields]] = {
 }
 
 
+def rules_words(variant: str, target: int) -> str:
+    """A table's game in words, for its lobby and chat.
+
+    >>> rules_words("five", 61), rules_words("standard", 121)
+    ('five-card cribbage, game to 61', 'game to 121')
+    """
+    return f"five-card cribbage, game to {target}" if variant == "five" else f"game to {target}"
+
+
 # ---- builders: the text each side sends ----
 
 def _dump(kind: str, **fields: object) -> str:
@@ -448,9 +464,9 @@ def error(text: str) -> str:
 
 
 def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False,
-          watching: int = 0) -> str:
-    return _dump("table", players=players, target=target, started=started, seats=seats, coach=coach,
-                 watching=watching)
+          watching: int = 0, variant: str = "standard", muggins: bool = False) -> str:
+    return _dump("table", players=players, target=target, variant=variant, muggins=muggins, started=started,
+                 seats=seats, coach=coach, watching=watching)
 
 
 def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = None, game: int = 0,

@@ -227,8 +227,12 @@ def middle(ctl: TableModel, view: View, strip: str = "") -> str:
     else:
         starter = card_back("", "deck")
     crib_event = next((event for event in seen.shown if event.kind == "crib"), None)
+    counting = view.claim.cards if view.claim is not None and view.claim.what == "crib" else ()
     if crib_event is not None:
         crib = show_hand(seen, crib_event)
+    elif counting:          # a muggins table: turned over for its owner to count and claim
+        crib = "".join(card_face(card, "small stacked", key=f"crib-{i}") for i, card in enumerate(counting))
+        crib = f'<div class="crib-cards" data-testid="crib">{crib}</div>'
     else:
         crib = "".join(crib_back(view, i) for i in range(view.crib_size)) or \
             '<span class="empty-slot" aria-hidden="true"></span>'      # where the crib goes, outlined
@@ -413,7 +417,7 @@ def status_text(ctl: TableModel, view: View) -> str:
     if view.phase == OVER and not seen.shown:
         return "Game over"
     if view.claim is not None and not ctl.pending:
-        return claim_text(view, names)
+        return claim_text(view, names, ctl.watching)
     if seen.shown:
         return "Each hand is counted where it lies, then the crib"
     if ctl.watching and view.phase == DISCARDING:
@@ -442,9 +446,9 @@ def status_text(ctl: TableModel, view: View) -> str:
 CLAIMED = {"play": "your card", "show": "your hand", "crib": "your crib"}
 
 
-def claim_text(view: View, names: Sequence[str]) -> str:
-    """What a muggins table waits for: this seat's count, or another's count or call (only the
-    bots call muggins: a table where a person may is not offered yet).
+def claim_text(view: View, names: Sequence[str], watching: bool = False) -> str:
+    """What a muggins table waits for: this seat's count or call, or another's (a spectator,
+    ``watching`` from a seat's place, is never asked).
 
     >>> from dataclasses import replace
     >>> from game.engine import Claim
@@ -454,22 +458,32 @@ def claim_text(view: View, names: Sequence[str]) -> str:
     >>> v = seat_view(new_game(Config(), seed=1), 0)
     >>> claim_text(replace(v, claim=Claim("show", 0, (), Breakdown())), ["You", "Bot"])
     'Count your hand: claim its points'
+    >>> claim_text(replace(v, claim=Claim("play", 1, (), Breakdown(), 1, 0)), ["You", "Bot"])
+    'Bot claimed 1 for their card: call muggins or pass'
     >>> claim_text(replace(v, claim=Claim("play", 0, (), Breakdown(), 1, 1)), ["You", "Bot"])
-    'Bot is counting'
+    'Bot may call muggins'
     """
-    claim, me = view.claim, view.seat
+    claim, me = view.claim, None if watching else view.seat
     assert claim is not None, "a claim waits"
-    if claim.to_act == me:
+    if claim.to_act != me:
+        return f"{names[claim.to_act]} {'is counting' if claim.caller is None else 'may call muggins'}"
+    if claim.caller is None:
         return f"Count {CLAIMED[claim.what]}: claim its points"
-    return f"{names[claim.to_act]} is counting"
+    return f"{names[claim.seat]} claimed {claim.claimed} for their {CLAIMED[claim.what][5:]}: call muggins or pass"
 
 
 def claim_bar(view: View) -> str:
     """The fast input of a claim: a chip for every number of points the card, hand or crib
-    could make (0 to 12 for a card, to 29 for a hand)."""
+    could make (0 to 12 for a card, to 29 for a hand); or, when a rival's claim fell short
+    and this seat may call, "Muggins! (take N)" and "Pass"."""
     claim = view.claim
-    if claim is None or claim.to_act != view.seat or claim.claimed is not None:
+    if claim is None or claim.to_act != view.seat:
         return ""
+    if claim.caller is not None:
+        return ('<div class="claim-bar" role="group" data-testid="call-bar" aria-label="A short claim">'
+                f'<button class="primary" data-action="muggins" data-testid="muggins" autofocus>'
+                f'Muggins! (take {claim.missed})</button>'
+                '<button class="secondary" data-action="pass" data-testid="pass">Pass</button></div>')
     most = 12 if claim.what == "play" else 29
     chips = "".join(f'<button class="chip" data-action="claim" data-arg="{n}" data-testid="claim-{n}"'
                     f'{" autofocus" if n == 0 else ""}>{n}</button>' for n in range(most + 1))
@@ -480,7 +494,8 @@ def claim_bar(view: View) -> str:
 def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     buttons = []
     me, seen = view.seat, ctl.seat_screen
-    free = not (seen.shown or ctl.pending or ctl.watching or ctl.multiplayer and ctl.levels()[me] is not None)
+    robot = ctl.multiplayer and ctl.levels()[me] is not None     # a bot plays this seat for now
+    free = not (seen.shown or ctl.pending or ctl.watching or robot)
     playing = view.phase == PLAYING and view.turn == me and free and view.claim is None
     discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
     shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
@@ -506,7 +521,7 @@ def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
         label = f"Put {'them' if need > 1 else 'it'} in the crib"
         action = (f'<button class="primary" data-testid="confirm-discard" '
                   f'data-action="confirm-discard"{"" if ready else " disabled"}>{label}</button>')
-    elif view.claim is not None and not ctl.pending:
+    elif view.claim is not None and not ctl.pending and not ctl.watching and not robot:
         action = claim_bar(view)          # (during a muggins show too: hand by hand)
     elif seen.shown:
         action = ('<button class="primary" data-action="continue" data-testid="continue" autofocus>'
