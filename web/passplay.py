@@ -30,7 +30,6 @@ friends table (printable, trimmed, 24 characters) and must differ.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 
 from game.engine import DISCARDING, PLAYING, legal_actions
 from game.errors import ParseError
@@ -124,12 +123,12 @@ def form_html(error: str = "") -> str:
     """The start form's part for pass and play: the other seats' names and kinds (the first is
     the form's own name), folded until opened, and the button that deals. The players' number,
     the bots' level and the game's length are the form's own choices. ``error``: why the form
-    was refused, said over it (and the fold open).
+    was refused (said once, under Deal: web.render.render_start); the fold stays open with it.
 
     >>> html = form_html()
     >>> html.count('name="seat'), 'value="passplay"' in html, "open" in html
     (3, True, False)
-    >>> '<p class="notice" role="alert">two &lt;b&gt;</p><details class="passplay" open' in form_html("two <b>")
+    >>> form_html("two seats of one name").startswith('<details class="passplay" open')
     True
     """
     def seat(n: int) -> str:
@@ -140,8 +139,7 @@ def form_html(error: str = "") -> str:
                 f'<input name="seat{n}" maxlength="24" placeholder="Player {n + 1}" aria-label="Seat {n + 1}: name" '
                 f'data-testid="seat-name-{n}">{kinds}</fieldset>')
 
-    said = f'<p class="notice" role="alert">{escape(error)}</p>' if error else ""
-    return (said + f'<details class="passplay"{" open" if error else ""} data-testid="passplay"><summary>Play on this device (pass and play)</summary>'
+    return (f'<details class="passplay"{" open" if error else ""} data-testid="passplay"><summary>Play on this device (pass and play)</summary>'
             '<p class="hint">Two to four people share this screen; a cover hides each hand until its player '
             'taps. Seat 1 is yours (the name above); Players says how many seats there are.</p>'
             + "".join(seat(n) for n in range(1, 4))

@@ -100,7 +100,8 @@ def render_start(ctl: TableModel) -> str:
                + radio("target", "five", "Five-card (61, 2 players)"))
     resume = ('<button type="button" class="secondary" data-action="resume">Back to the game'
               '</button>') if ctl.can_resume() else ""
-    # A refused start (five-card cribbage at three players, or with friends) says why.
+    # A refused start (five-card cribbage at three players, two people of one name at pass and
+    # play) says why, once, here.
     error = (f'<div class="error" role="alert" data-testid="start-error">{escape(ctl.error)}</div>'
              if ctl.error else "")
     return f"""

@@ -35,7 +35,7 @@ LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label
     "auto_continue": ("After the show", {False: "Wait for me", True: "Continue by itself"}),
     "sound": ("Sound", {True: "On", False: "Off"}),
     "theme": ("Theme", {"system": "Follow the system", "light": "Light", "dark": "Dark"}),
-    "muggins": ("Counting at the bot table", {False: "The table counts every point",
+    "muggins": ("Counting (bot and pass-and-play tables)", {False: "The table counts every point",
                                               True: "I count my own (muggins: a bot may take what I miss)"}),
     "coach": ("Coach after each hand (bot games, and friends tables whose host allows it)", {True: "Review my discard and pegging", False: "Off"}),
 }
