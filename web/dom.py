@@ -130,13 +130,15 @@ class App:
     def online(self, step: Callable[[], object]) -> None:
         """Run `step`, which imports what only tables with friends and linking a device import
         (web.lazy.LATER): at once if that is in, else once web.lazy.BUNDLE brought it in (the
-        built site fetches it on first use). Offline then, the page says why, and nothing changes."""
+        built site fetches it on first use). Offline then, the page says why, and nothing changes;
+        nor does it if the player moved on meanwhile (another table: a second tap on the same button
+        is not a second table)."""
         if BUNDLE.ready:
             step()
         else:
-            spawn(self._online(step))
+            spawn(self._online(step, self.ctl))
 
-    async def _online(self, step: Callable[[], object]) -> None:
+    async def _online(self, step: Callable[[], object], ctl: SeatTable) -> None:
         self.toast = LOADING
         self.paint()
         try:
@@ -144,7 +146,8 @@ class App:
         except OSError as failed:
             self.notice = f"Tables with friends and linking a device need the network, which did not answer ({failed})."
         else:
-            step()
+            if self.ctl is ctl:
+                step()
         self.toast = "" if self.toast == LOADING else self.toast
         self.paint()
 
