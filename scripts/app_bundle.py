@@ -22,6 +22,7 @@ Python than the vendored one. Standard library only; runs on the host's Python 3
 import _imp
 import argparse
 import ast
+import hashlib
 import subprocess
 import sys
 import tomllib
@@ -38,6 +39,9 @@ BROWSER_PATH = "app.zip"
 LATER_SITE_PATH = "web/app_later.zip"   # web.lazy.LATER's modules (the page keeps it as web.lazy.ARCHIVE)
 # The member holding our dataclasses' methods, compiled (web/dataclass_methods.py's MEMBER).
 DATACLASS_METHODS = "dataclass_methods.marshal"
+# The member naming the build of a pair of zips, the same in both (web/lazy.py's STAMP): the page
+# refuses a later zip of another build (a new version deployed while an old page stays open).
+STAMP = "bundle.stamp"
 
 
 class BundleError(Exception):
@@ -89,6 +93,11 @@ def build(target: Path, root: Path = ROOT, sources: bool = False, bytecode: bool
         raise BundleError("node is missing: install Node.js 20 or newer") from error
     if result.returncode != 0 or not target.is_file() or (later is not None and not later.is_file()):
         raise BundleError(f"precompile_app.mjs failed: {result.stderr.strip()[-600:]}")
+    if later is not None:
+        stamp = hashlib.sha256(target.read_bytes() + later.read_bytes()).hexdigest()[:16].encode()
+        for archive in (target, later):
+            with zipfile.ZipFile(archive, "a", zipfile.ZIP_STORED) as zout:
+                zout.writestr(zipfile.ZipInfo(STAMP, (2000, 1, 1, 0, 0, 0)), stamp)
     return files
 
 
@@ -117,7 +126,15 @@ def check(bundle: Path, root: Path = ROOT, stdlib: Path | None = STDLIB, later: 
                             *(((later, sorted(moved)),) if later is not None else ())):
         problems += [f"{archive.name}: {problem}" if archive != bundle else problem
                      for problem in check_zip(archive, wanted, root, expected_magic)]
+    if later is not None and stamp_of(bundle) != stamp_of(later):
+        problems.append(f"{later.name}: made with another {bundle.name} ({STAMP} differs)")
     return problems
+
+
+def stamp_of(archive: Path) -> bytes | None:
+    """The zip's STAMP (None if it has none)."""
+    with zipfile.ZipFile(archive) as zin:
+        return zin.read(STAMP) if STAMP in zin.namelist() else None
 
 
 def check_zip(archive: Path, wanted: list[str], root: Path, expected_magic: bytes | None) -> list[str]:
@@ -125,7 +142,7 @@ def check_zip(archive: Path, wanted: list[str], root: Path, expected_magic: byte
     problems = []
     with zipfile.ZipFile(archive) as zin:
         names = set(zin.namelist())
-        extra = names - {name + "c" for name in wanted} - set(wanted) - {DATACLASS_METHODS}
+        extra = names - {name + "c" for name in wanted} - set(wanted) - {DATACLASS_METHODS, STAMP}
         problems += [f"{name}: not one of pyscript.toml's modules" for name in sorted(extra)]
         for name in wanted:
             if name + "c" not in names:

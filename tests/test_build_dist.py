@@ -148,7 +148,9 @@ def test_bundle_holds_every_module_compiled_from_the_current_sources(dist):
     assert "game/engine.py" in modules and "web/dom.py" in modules and "web/main.py" not in modules
     assert "web/friends/host.py" in moved and "web/friends/glue.py" not in moved
     assert {name + "c" for name in modules if name not in moved} <= names
-    assert later_names == {name + "c" for name in moved} | {app_bundle.DATACLASS_METHODS}
+    assert later_names == {name + "c" for name in moved} | {app_bundle.DATACLASS_METHODS, app_bundle.STAMP}
+    # Both name the same build (web.lazy refuses a later zip of another), and nothing else does.
+    assert app_bundle.stamp_of(bundle) == app_bundle.stamp_of(later) is not None and lazy.STAMP == app_bundle.STAMP
     # Each zip has its own dataclasses' methods: the later one only those the first lacks.
     with zipfile.ZipFile(bundle) as zin, zipfile.ZipFile(later) as zlater:
         first, second = (marshal.loads(z.read(app_bundle.DATACLASS_METHODS)) for z in (zin, zlater))

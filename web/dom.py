@@ -144,7 +144,7 @@ class App:
         try:
             await BUNDLE.ensure()
         except OSError as failed:
-            self.notice = f"Tables with friends and linking a device need the network, which did not answer ({failed})."
+            self.notice = f"Tables with friends and linking a device could not be loaded: {failed}."
         else:
             if self.ctl is ctl:
                 step()

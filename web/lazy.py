@@ -79,6 +79,9 @@ LAZY = LATER + ("web.profile.view", "web.profile.replay", "web.profile.stats")
 AFTER_READY = ("game.bots.levels", "game.coach", "web.coach.follow")
 
 ARCHIVE = "app_later.zip"   # where the page keeps it: Python's working directory, beside app.zip
+# A member of both zips naming the build that made them (scripts/app_bundle.py): a page of an
+# older build, left open while a new one was deployed, must not import a newer later zip.
+STAMP = "bundle.stamp"
 
 
 class LaterBundle:
@@ -103,6 +106,27 @@ class LaterBundle:
     >>> demo_pkg.far.ANSWER, demo_pkg.far.__file__.startswith(f"{folder}/later.zip")
     (42, True)
     >>> later.close(); sys.path.remove(folder)
+
+    A zip of another build than its partner's (the page's web/app.zip) is refused, and not kept:
+
+    >>> with zipfile.ZipFile(f"{folder}/partner.zip", "w") as zout:
+    ...     zout.writestr(STAMP, "build 2")
+    >>> newer = LaterBundle(["demo_pkg.other"], f"{folder}/other.zip").fetched_by(fetch, f"{folder}/partner.zip")
+    >>> asyncio.run(newer.ensure())
+    Traceback (most recent call last):
+    OSError: a new version of the game is out: reload the page
+    >>> newer.ready, os.path.exists(f"{folder}/other.zip")
+    (False, False)
+    >>> async def garbage():
+    ...     return b"no zip"
+    >>> newer.fetch = garbage
+    >>> asyncio.run(newer.ensure())
+    Traceback (most recent call last):
+    OSError: a new version of the game is out: reload the page
+    >>> newer.fetch = fetch; newer.stamp = None     # (a zip of this build: the stale contents go)
+    >>> asyncio.run(newer.ensure()); newer.ready
+    True
+    >>> newer.close()
     """
 
     def __init__(self, modules: Sequence[str], archive: str) -> None:
@@ -110,12 +134,15 @@ class LaterBundle:
         self.archive = archive
         self.fetch: Callable[[], Awaitable[bytes]] | None = None   # None: importable as they are
         self.path: str | None = None       # the zip's absolute path, once it is on the import path
+        self.stamp: bytes | None = None    # the STAMP the zip must carry (fetched_by)
         self._loading: asyncio.Future[None] | None = None
 
-    def fetched_by(self, fetch: Callable[[], Awaitable[bytes]]) -> LaterBundle:
+    def fetched_by(self, fetch: Callable[[], Awaitable[bytes]], partner: str | None = None) -> LaterBundle:
         """The modules come from the zip that `fetch` returns the bytes of (web/main.py, in the
-        built site); importing one before `ensure` raises an ImportError saying so."""
+        built site), which must carry the STAMP of the zip at path `partner` (web/app.zip), if
+        given; importing one before `ensure` raises an ImportError saying so."""
         self.fetch = fetch
+        self.stamp = stamp_of(partner) if partner else None
         sys.meta_path.insert(0, self)
         return self
 
@@ -151,11 +178,14 @@ class LaterBundle:
                 stream.write(data)
             os.replace(self.archive + ".part", self.archive)
         path = os.path.abspath(self.archive)
+        # (zipimport keeps each archive's table of contents: that of a file refused here before is stale)
         try:
-            zipimport.zipimporter(path)
-        except zipimport.ZipImportError as damaged:
+            zipimport.zipimporter(path).invalidate_caches()
+        except zipimport.ZipImportError:
+            pass   # no zip at all: it has no stamp either
+        if stamp_of(path) != self.stamp:   # (a damaged zip has none)
             os.remove(path)
-            raise OSError(f"{ARCHIVE} is damaged ({damaged})") from None
+            raise OSError("a new version of the game is out: reload the page")
         install_from(path)   # its dataclasses' methods, compiled at build time (web.dataclass_methods)
         self.path = path
 
@@ -175,6 +205,15 @@ class LaterBundle:
         """Off the import path (tests)."""
         if self in sys.meta_path:
             sys.meta_path.remove(self)
+
+
+def stamp_of(archive: str) -> bytes | None:
+    """The STAMP member of the zip at path `archive` (None if it has none, or is no zip). By
+    zipimport, not zipfile: a member's name may then need the cp437 codec, not shipped."""
+    try:
+        return zipimport.zipimporter(archive).get_data(STAMP)
+    except (OSError, zipimport.ZipImportError):
+        return None
 
 
 BUNDLE = LaterBundle(LATER, ARCHIVE)

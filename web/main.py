@@ -47,12 +47,12 @@ async def fetch_later() -> bytes:
         return data
     except OSError:
         raise
-    except Exception as failed:   # a JS TypeError: offline, the connection lost
-        raise OSError(str(failed)) from None
+    except Exception:   # a JS TypeError: offline, the connection lost
+        raise OSError("the network did not answer") from None
 
 
 if os.path.isfile("app.zip"):   # the built site: the tables with friends are not in it (web.lazy)
-    BUNDLE.fetched_by(fetch_later)
+    BUNDLE.fetched_by(fetch_later, partner=os.path.abspath("app.zip"))
     if window.URLSearchParams.new(window.location.search).has("table"):
         try:   # a table's link: web/snapshot.mjs fetched the zip with app.zip
             await BUNDLE.ensure()  # noqa: F704, PLE1142

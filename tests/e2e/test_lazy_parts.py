@@ -9,7 +9,9 @@ zip, web/app_later.zip, fetched only then (at the start for a table's link), onc
 be fetched the page says why and stays as it was.
 """
 
+import io
 import secrets
+import zipfile
 
 import pytest
 from harness import LOADED_MODULES, wait_ready
@@ -17,7 +19,7 @@ from playwright.sync_api import Page, expect
 from test_dist import DATACLASSES_MADE, PYTHON
 from test_play_bot import open_table, play_game
 
-from web.lazy import AFTER_READY, LATER, LAZY
+from web.lazy import AFTER_READY, LATER, LAZY, STAMP
 
 pytestmark = pytest.mark.e2e
 
@@ -47,6 +49,15 @@ def assert_later_from_its_zip(page: Page) -> None:
     assert files and all("/app_later.zip/" in path for path in files), files
     made = page.evaluate(PYTHON, DATACLASSES_MADE)
     assert made["compiled here"] == 0, made
+
+
+def other_build(site_root) -> bytes:
+    """The site's web/app_later.zip as another build would have made it (another stamp)."""
+    packed = io.BytesIO()
+    with zipfile.ZipFile(site_root / "web" / "app_later.zip") as zin, zipfile.ZipFile(packed, "w") as zout:
+        for info in zin.infolist():
+            zout.writestr(info, b"another build" if info.filename == STAMP else zin.read(info))
+    return packed.getvalue()
 
 
 def test_a_bot_game_imports_no_lazy_part_until_it_is_used(page, site, built):
@@ -102,7 +113,7 @@ def test_a_table_link_brings_the_later_zip_in_with_the_start(page, site, built):
         assert_later_from_its_zip(page)
 
 
-def test_inviting_friends_without_the_later_zip_says_why_and_changes_nothing(people, site, built):
+def test_inviting_friends_without_the_later_zip_says_why_and_changes_nothing(people, site, site_root, built):
     if not built:
         pytest.skip("the sources' page has every module: no web/app_later.zip to miss")
     page = people(allow=("app_later.zip", "status of 503"))
@@ -111,8 +122,14 @@ def test_inviting_friends_without_the_later_zip_says_why_and_changes_nothing(peo
     page.goto(site)
     wait_ready(page)
     page.get_by_test_id("create-table").click()
-    expect(page.locator(".notice")).to_contain_text("need the network")
+    expect(page.locator(".notice")).to_contain_text("could not be loaded: the server answered 503")
     expect(page.get_by_test_id("start")).to_be_visible()
+    assert "table=" not in page.url and lazy_loaded(page) == set()
+    # A later zip of another build (a new version deployed while this page stayed open) is refused.
+    page.context.unroute("**/web/app_later.zip")
+    page.context.route("**/web/app_later.zip", lambda route: route.fulfill(status=200, body=other_build(site_root)))
+    page.get_by_test_id("create-table").click()
+    expect(page.locator(".notice")).to_contain_text("a new version of the game is out: reload the page")
     assert "table=" not in page.url and lazy_loaded(page) == set()
     page.context.unroute("**/web/app_later.zip")
     page.get_by_test_id("create-table").click()   # the network is back: the next try works
