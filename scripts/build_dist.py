@@ -12,8 +12,10 @@ the runtime's copies are those scripts/vendor.py made already, when they are up 
 The modules of pyscript.toml's [files] table (game/, web/) are not copied as sources: they go
 into one zip of bytecode precompiled by the vendored Pyodide (scripts/app_bundle.py), web/app.zip
 (--app both adds their sources, for tracebacks with source lines),
-which dist's PyScript config (inline in its index.html) hands to PyScript and web/main.py puts
-on sys.path. dist/ is made
+which web/snapshot.mjs writes where web/main.py puts it on sys.path; but those that only
+tables with friends and linking a device import (web.lazy.LATER) go into web/app_later.zip,
+which the page fetches when one of those is first opened (web.lazy), and the service worker
+caches then (LATER_ON_USE): a visit that only plays the bots never downloads it. dist/ is made
 afresh from the sources every time, so it never lags behind them (`scripts/play` rebuilds it
 when they change); --sources ships the .py files instead, as the repository's page loads them.
 
@@ -92,6 +94,9 @@ UNFETCHED_CHUNKS = UNUSED_PLUGINS + ("toml",)
 # home-screen icons, which only installing the game asks for (an installed game keeps its own
 # copy). Everything a game needs, offline too, is cached at install.
 CACHED_ON_USE = ("web/icons/icon-192.png", "web/icons/icon-512.png")
+# And the modules that only tables with friends and linking a device import (web.lazy.LATER),
+# online by definition: the page fetches their zip when one of them is first opened.
+LATER_ON_USE = (app_bundle.LATER_SITE_PATH,)
 LOCK_PATH = "web/vendor/pyodide/pyodide-lock.json"
 
 
@@ -200,8 +205,9 @@ def import_time_imports(source: str, name: str, is_package: bool, known: set[str
 def snapshot_modules(root: Path = ROOT) -> list[str]:
     """The bundle's modules that can go into a memory snapshot: none of them imports, at
     import time and however indirectly, a module that touches JS (BROWSER_MODULES)."""
+    later = set(app_bundle.later_modules(root))   # not in web/app.zip, which the snapshot's worker imports from
     paths = {path.removesuffix(".py").removesuffix("/__init__").replace("/", "."): path
-             for path in app_bundle.modules(root)}
+             for path in app_bundle.modules(root) if path not in later}
     imports = {}
     for name, path in paths.items():
         source = (root / path).read_text(encoding="utf-8")
@@ -457,7 +463,8 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
     if bundle:
         (out / app_bundle.SITE_PATH).parent.mkdir(parents=True, exist_ok=True)
         try:
-            app_bundle.build(out / app_bundle.SITE_PATH, sources=app != "pyc", bytecode=app != "py")
+            app_bundle.build(out / app_bundle.SITE_PATH, sources=app != "pyc", bytecode=app != "py",
+                             later=out / app_bundle.LATER_SITE_PATH)
         except app_bundle.BundleError as error:
             sys.exit(f"build_dist: {error}")
         pyscript_bytecode(out)
@@ -475,7 +482,8 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
     if bundle:
         trim_lock(out / LOCK_PATH)
         html = inline_config(html, dist_config())
-        files = sorted(files + [app_bundle.SITE_PATH, PYSCRIPT_BYTECODE] + [STDLIB_AFTER_START_PATH] * after_start)
+        files = sorted(files + [app_bundle.SITE_PATH, app_bundle.LATER_SITE_PATH, PYSCRIPT_BYTECODE]
+                       + [STDLIB_AFTER_START_PATH] * after_start)
     extras = (preload_links() if bundle else "") + HEAD_EXTRAS
     html = html.replace("</head>", extras + "</head>", 1).replace("</body>", REGISTER_SW + "</body>", 1)
     page.write_text(html, encoding="utf-8")
@@ -486,7 +494,8 @@ def build(out: Path, best: bool = False, bundle: bool = True, stdlib: str = "pyc
     if bundle:   # hashed above as the template; the values it gets derive from the rest
         write_snapshot_wrapper(out, version, snapshot_modules(), snapshots, after_start, boot_imports(out))
     shutil.copy2(ROOT / "web" / "manifest.webmanifest", out / "manifest.webmanifest")
-    (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"]), encoding="utf-8")
+    on_use = CACHED_ON_USE + (LATER_ON_USE if bundle else ())
+    (out / "sw.js").write_text(service_worker(version, files + ["manifest.webmanifest"], on_use), encoding="utf-8")
     raw = packed = 0
     for path in sorted(out.rglob("*")):
         if path.is_file() and path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_COMPRESS:

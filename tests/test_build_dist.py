@@ -5,6 +5,7 @@ import _imp
 import gzip
 import importlib.util
 import json
+import marshal
 import re
 import shutil
 import sys
@@ -20,6 +21,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import app_bundle  # noqa: E402
 import build_dist  # noqa: E402
 import play_dist  # noqa: E402
+
+from web import lazy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +56,21 @@ def test_dist_ships_the_bundle_instead_of_the_sources(dist):
     assert not (dist / "pyscript.toml").exists()   # the config is in the page
     assert f'"./{app_bundle.SITE_PATH}"' in (dist / "sw.js").read_text(encoding="utf-8")
     assert f'href="./{app_bundle.SITE_PATH}"' not in page   # fetched once the wasm is in, not preloaded
+    assert "app_later" not in page
+
+
+def test_the_later_zip_is_where_the_page_looks_and_cached_on_use_only(dist):
+    """web/app_later.zip (web.lazy.LATER): not downloaded by the service worker at install, kept
+    when first fetched, at the address web/main.py fetches and under the name web.lazy reads."""
+    assert app_bundle.LATER_SITE_PATH not in precached(dist)
+    assert app_bundle.LATER_SITE_PATH in build_dist.LATER_ON_USE
+    worker = (dist / "sw.js").read_text(encoding="utf-8")
+    on_use = json.loads(re.search(r"const ON_USE = (\[.*?\])\.map", worker)[1])
+    assert f"./{app_bundle.LATER_SITE_PATH}" in on_use
+    assert f'window.fetch("./{app_bundle.LATER_SITE_PATH}")' in (ROOT / "web" / "main.py").read_text(encoding="utf-8")
+    wrapper = (dist / "web" / "snapshot.mjs").read_text(encoding="utf-8")
+    assert f'new URL("./{Path(app_bundle.LATER_SITE_PATH).name}", import.meta.url).href, path: "{lazy.ARCHIVE}"' in wrapper
+    assert (dist / (app_bundle.LATER_SITE_PATH + ".br")).is_file()
 
 
 def test_dist_starts_every_download_from_the_page_head(dist):
@@ -122,13 +140,23 @@ def test_dist_lock_has_no_packages_and_its_compressed_copies_match(dist):
 
 
 def test_bundle_holds_every_module_compiled_from_the_current_sources(dist):
-    bundle = dist / app_bundle.SITE_PATH
-    assert app_bundle.check(bundle) == []
-    with zipfile.ZipFile(bundle) as zin:
-        names = set(zin.namelist())
-    modules = app_bundle.modules()
+    bundle, later = dist / app_bundle.SITE_PATH, dist / app_bundle.LATER_SITE_PATH
+    assert app_bundle.check(bundle, later=later) == []
+    with zipfile.ZipFile(bundle) as zin, zipfile.ZipFile(later) as zlater:
+        names, later_names = set(zin.namelist()), set(zlater.namelist())
+    modules, moved = app_bundle.modules(), app_bundle.later_modules()
     assert "game/engine.py" in modules and "web/dom.py" in modules and "web/main.py" not in modules
-    assert {name + "c" for name in modules} <= names
+    assert "web/friends/host.py" in moved and "web/friends/glue.py" not in moved
+    assert {name + "c" for name in modules if name not in moved} <= names
+    assert later_names == {name + "c" for name in moved} | {app_bundle.DATACLASS_METHODS, app_bundle.STAMP}
+    # Both name the same build (web.lazy refuses a later zip of another), and nothing else does.
+    assert app_bundle.stamp_of(bundle) == app_bundle.stamp_of(later) is not None and lazy.STAMP == app_bundle.STAMP
+    # Each zip has its own dataclasses' methods: the later one only those the first lacks.
+    with zipfile.ZipFile(bundle) as zin, zipfile.ZipFile(later) as zlater:
+        first, second = (marshal.loads(z.read(app_bundle.DATACLASS_METHODS)) for z in (zin, zlater))
+    assert first and second and not set(first) & set(second)
+    # Checked apart, each misses the other's modules.
+    assert any("web/friends/host.py: missing" in problem for problem in app_bundle.check(bundle))
 
 
 def test_bundle_carries_the_vendored_pyodides_magic_number(dist):
@@ -141,12 +169,14 @@ def test_bundle_carries_the_vendored_pyodides_magic_number(dist):
 
 def test_check_reports_a_stale_missing_or_foreign_module(dist, tmp_path):
     root = copy_sources(tmp_path / "src")
-    bundle = dist / app_bundle.SITE_PATH
-    assert app_bundle.check(bundle, root) == []
-    engine = root / "game" / "engine.py"
-    engine.write_text(engine.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    problems = app_bundle.check(bundle, root)
+    bundle, later = dist / app_bundle.SITE_PATH, dist / app_bundle.LATER_SITE_PATH
+    assert app_bundle.check(bundle, root, later=later) == []
+    engine, host = root / "game" / "engine.py", root / "web" / "friends" / "host.py"
+    for module in (engine, host):
+        module.write_text(module.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    problems = app_bundle.check(bundle, root, later=later)
     assert any("game/engine.pyc" in problem and "stale" in problem for problem in problems), problems
+    assert any(problem.startswith("app_later.zip: web/friends/host.pyc") and "stale" in problem for problem in problems)
     (root / "game" / "extra.py").write_text("X = 1\n", encoding="utf-8")
     config = (root / "pyscript.toml").read_text(encoding="utf-8")
     (root / "pyscript.toml").write_text(config + '"./game/extra.py" = "./game/extra.py"\n', encoding="utf-8")
@@ -211,6 +241,8 @@ def test_a_dist_built_without_snapshots_never_makes_one(tmp_path):
 def test_snapshot_leaves_out_every_module_that_reaches_js():
     modules = build_dist.snapshot_modules()
     assert {"game", "game.engine", "game.bots.levels", "web", "web.render", "web.controller"} <= set(modules)
+    # nor those of web/app_later.zip, which the snapshot's worker does not have (pure as some are)
+    assert "web.friends.protocol" not in modules and "web.friends.verdicts" not in modules
     # web.dom and web.net.transport import js; web.friends.glue imports both.
     assert not {"web.dom", "web.net.transport", "web.friends.glue"} & set(modules)
 
@@ -279,7 +311,8 @@ def test_a_first_visit_fits_in_four_megabytes(dist):
         return min(copy.stat().st_size for copy in copies if copy.exists())
 
     total = sum(smallest(dist / name) for name in precached(dist))
-    assert total < 3_950_000, f"{total / 1e6:.2f} MB"
+    # 3,880,529 bytes once web/app_later.zip (tables with friends, linking a device) left it.
+    assert total < 3_900_000, f"{total / 1e6:.2f} MB"
     # brotli at its best quality for everything but the largest files
     app = dist / app_bundle.SITE_PATH
     assert (dist / (app_bundle.SITE_PATH + ".br")).read_bytes() == brotli.compress(app.read_bytes(), quality=11)

@@ -5,8 +5,9 @@
 browser that compile is about 2 ms a class, a third of what importing the start's modules
 costs (bench/ready_path.py). So scripts/precompile_app.mjs imports our modules under the
 vendored Pyodide, `record`s each source that dataclasses compiles with the code it compiles
-to, and ships the table in web/app.zip (`MEMBER`). Before the start's imports, web/main.py
-`install`s it: dataclasses then runs the table's code for a source it finds there. It is the
+to, and ships the table in web/app.zip (`MEMBER`; web/app_later.zip holds the table of its
+own modules, web.lazy.LATER). Before the start's imports, web/main.py `install`s it (web.lazy
+adds the later zip's when it brings that in): dataclasses then runs the table's code for a source it finds there. It is the
 same source compiled by the same CPython, so the class is the same; a source not in the table
 (a module edited since the build, another Python) is compiled as before.
 
@@ -37,11 +38,17 @@ MEMBER = "dataclass_methods.marshal"   # at the top of web/app.zip, beside game/
 COUNTS = {"from the table": 0, "compiled here": 0}
 
 
+INSTALLED: dict[str, CodeType] = {}   # every installed table's entries (web/app.zip's, then web/app_later.zip's)
+
+
 def install(table: dict[str, CodeType]) -> None:
-    """Make dataclasses run `table`'s code for a source it holds (source text -> code)."""
+    """Make dataclasses run `table`'s code for a source it holds (source text -> code), and
+    that of the tables installed before."""
+    INSTALLED.update(table)
+
     def exec_from_table(source: str | CodeType, globals: dict[str, object] | None = None,
                         locals: Mapping[str, object] | None = None, /) -> None:
-        code = table.get(source) if isinstance(source, str) else None
+        code = INSTALLED.get(source) if isinstance(source, str) else None
         COUNTS["compiled here" if code is None else "from the table"] += 1
         builtins.exec(source if code is None else code, globals, locals)
 
@@ -73,5 +80,6 @@ def record(table: dict[str, CodeType]) -> None:
 
 
 def uninstall() -> None:
-    """dataclasses compiles every source itself again."""
+    """dataclasses compiles every source itself again (and forgets the tables installed)."""
     vars(dataclasses).pop("exec", None)
+    INSTALLED.clear()

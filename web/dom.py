@@ -26,6 +26,7 @@ from .controller import Controller
 from .early import hand_over, read_shell
 from .friends.glue import Friends
 from .input import Input
+from .lazy import BUNDLE
 from .net.identity import fragment_params
 from .profile.screens import ProfileScreens
 from .render import render
@@ -37,6 +38,7 @@ from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
 from .table.sounds import Heard, cues, heard
 
 TOAST_SECONDS = 4      # how long a passing word ("Invite link copied") stays
+LOADING = "Loading…"   # while what tables with friends import is fetched (App.online)
 
 # Which table the app holds, its controller's flags say (multiplayer, hosting): the tables with
 # friends and linking a device are imported where first used (web.lazy).
@@ -120,10 +122,34 @@ class App:
         if "offer" in fragment:     # an invite by code is used once: only the host's pin stays in the address
             pin = "#" + "&".join(f"{name}={fragment[name]}" for name in ("h", "k") if name in fragment)
             js.window.history.replaceState(None, "", js.window.location.pathname + js.window.location.search + pin)
-        self.friends.open_link(str(room), fragment)
+        self.online(lambda: self.friends.open_link(str(room), fragment))
         if changed:
             self.paint()
         return True
+
+    def online(self, step: Callable[[], object]) -> None:
+        """Run `step`, which imports what only tables with friends and linking a device import
+        (web.lazy.LATER): at once if that is in, else once web.lazy.BUNDLE brought it in (the
+        built site fetches it on first use). Offline then, the page says why, and nothing changes;
+        nor does it if the player moved on meanwhile (another table: a second tap on the same button
+        is not a second table)."""
+        if BUNDLE.ready:
+            step()
+        else:
+            spawn(self._online(step, self.ctl))
+
+    async def _online(self, step: Callable[[], object], ctl: SeatTable) -> None:
+        self.toast = LOADING
+        self.paint()
+        try:
+            await BUNDLE.ensure()
+        except OSError as failed:
+            self.notice = f"Tables with friends and linking a device could not be loaded: {failed}."
+        else:
+            if self.ctl is ctl:
+                step()
+        self.toast = "" if self.toast == LOADING else self.toast
+        self.paint()
 
     def resume_saved(self) -> None:
         session, notice = keeper.load_game()
@@ -288,7 +314,8 @@ class App:
 
     @property
     def linker(self) -> Linker:
-        """Linking a device (web.profile.device_link over web.net): imported on first use (web.lazy)."""
+        """Linking a device (web.profile.device_link over web.net): imported on first use, in
+        web/app_later.zip (web.lazy): only through `online`."""
         if self._linker is None:
             import asyncio
 

@@ -50,6 +50,7 @@ class Page(Protocol):
     def paint(self) -> None: ...
     def after_input(self) -> None: ...
     def follow_link(self, changed: bool) -> bool: ...
+    def online(self, step: Callable[[], object]) -> None: ...
     def download(self, filename: str, text: str) -> None: ...
     def share_link(self, fragment: str) -> str: ...
     async def copy_text(self, text: str) -> None: ...
@@ -71,8 +72,8 @@ class Input:
 
         own: dict[str, Callable[[str | None], object]] = {
             "export-profile": lambda _: app.download("cribbage-profile.json", app.profile.export()),
-            "link-show": lambda _: app.linker.show(), "link-enter": lambda _: self.link_enter(),
-            "link-cancel": lambda _: app.linker.cancel(),
+            "link-show": lambda _: app.online(lambda: app.linker.show()), "link-enter": lambda _: self.link_enter(),
+            "link-cancel": lambda _: app.online(lambda: app.linker.cancel()),
             "code-invite": lambda _: spawn(friends.make_code_invite()),
             "leave": lambda _: self.leave(), "sound": lambda _: self.toggle_sound(),
             "new-game": lambda _: self.new_game()}
@@ -149,7 +150,7 @@ class Input:
             app.profile.command("nickname", data.get("nickname", ""))
             app.ctl.prefs.update(app.keeper.table_prefs())
         elif action == "start" and data.get("mode") == "friends":
-            app.friends.create_table(data)
+            app.online(lambda: app.friends.create_table(data))
             return
         elif action == "code-answer":
             spawn(app.friends.accept_answer(str(data.get("code", ""))))
@@ -217,4 +218,5 @@ class Input:
 
     def link_enter(self) -> None:
         field = self.app.root.querySelector('[data-testid="link-code-input"]')
-        self.app.linker.enter(str(field.value) if field else "")
+        code = str(field.value) if field else ""
+        self.app.online(lambda: self.app.linker.enter(code))

@@ -3,7 +3,9 @@
 The built site (scripts/build_dist.py) ships game/ and web/ as one zip of precompiled
 bytecode, which its interpreter wrapper (web/snapshot.mjs) writes to app.zip; it goes first on sys.path, so zipimport loads
 every module from it, and the methods of our dataclasses, compiled with it (web.dataclass_methods).
-The repository's own page has no app.zip and imports the sources.
+What only tables with friends and linking a device import comes in a zip of its own when first
+needed (web.lazy.BUNDLE), at once for a table's link. The repository's own page has no app.zip
+and imports the sources.
 Then it mounts the table (web.dom), which removes the loading line and sets the ready
 marker (`<html data-ready="true">`) that tests and the benchmark wait for, and once the page is
 idle imports what a bot game needs but the start does not (web.lazy.AFTER_READY).
@@ -30,6 +32,32 @@ if os.path.isfile("app.zip"):
 
 from pyodide.ffi import create_once_callable  # noqa: E402
 from pyscript import document, window  # noqa: E402
+
+from web.lazy import BUNDLE  # noqa: E402
+
+
+async def fetch_later() -> bytes:
+    """web/app_later.zip (web.lazy.LATER's modules), fetched (the service worker keeps it then);
+    an OSError if the network or the server fails."""
+    try:
+        response = await window.fetch("./web/app_later.zip")
+        if not response.ok:
+            raise OSError(f"the server answered {response.status}")
+        data: bytes = (await response.arrayBuffer()).to_bytes()
+        return data
+    except OSError:
+        raise
+    except Exception:   # a JS TypeError: offline, the connection lost
+        raise OSError("the network did not answer") from None
+
+
+if os.path.isfile("app.zip"):   # the built site: the tables with friends are not in it (web.lazy)
+    BUNDLE.fetched_by(fetch_later, partner=os.path.abspath("app.zip"))
+    if window.URLSearchParams.new(window.location.search).has("table"):
+        try:   # a table's link: web/snapshot.mjs fetched the zip with app.zip
+            await BUNDLE.ensure()  # noqa: F704, PLE1142
+        except OSError:
+            pass   # the table's page says why (web.dom.App.online)
 
 window.performance.mark("py:main")   # marks for bench/ready_path.py's timeline
 # The start's imports in three slices: the modules each name imports that are not imported yet

@@ -31,6 +31,10 @@ const KEY = new URL(`./snapshot-${BUILD}.bin`, import.meta.url).href;
 const SAVED = "cribbage.snapshot";          // localStorage: the build whose snapshot is stored
 const FAILED = "cribbage.snapshot.failed";   // localStorage: the build whose snapshot failed
 const BUNDLE = { url: new URL("./app.zip", import.meta.url).href, path: "app.zip" };   // see web/main.py
+// What only tables with friends and linking a device import (web.lazy.LATER): not fetched at
+// all unless the page is a table's (?table=...), whose start then needs it (web/main.py).
+const LATER_BUNDLE = new URLSearchParams(location.search).has("table")
+  && { url: new URL("./app_later.zip", import.meta.url).href, path: "app_later.zip" };   // web.lazy.ARCHIVE
 // The stdlib modules that only PyScript and the game import, never the runtime's own start
 // (scripts/stdlib_modules.py AFTER_START), in a zip of their own, or null: all in python_stdlib.zip.
 const AFTER_START = "__AFTER_START__";
@@ -39,7 +43,7 @@ const STDLIB_AFTER_START = AFTER_START && { url: new URL(AFTER_START, import.met
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
 const root = document.documentElement;
 
-// Our modules (web/app.zip), the stdlib's modules that only they import (STDLIB_AFTER_START) and
+// Our modules (web/app.zip; web/app_later.zip too for a table's link), the stdlib's modules that only they import (STDLIB_AFTER_START) and
 // PyScript's own as bytecode (web/pyscript.zip, see unpackBytecode) are only read once the runtime has started, seconds of CPU after the wasm's
 // last byte. So they are fetched from then on, not with the rest: on a slow network every byte
 // fetched before the wasm's last one delays it (bench/ready_path.py shows the wasm's end).
@@ -49,7 +53,7 @@ const root = document.documentElement;
 // would wait behind the start's slices; see createModule). install() starts them anyway if that
 // never happened. This wrapper writes app.zip where web/main.py finds it (dist's PyScript config
 // has no [files]).
-const later = {};   // the promises of the three files' bytes, once requested
+const later = {};   // the promises of the files' bytes, once requested
 function fetchLater() {
   if (later.bundle) return;
   const bytes = (url) => fetch(url).then((response) =>
@@ -59,6 +63,8 @@ function fetchLater() {
   later.stdlib = STDLIB_AFTER_START ? bytes(STDLIB_AFTER_START.url) : Promise.resolve(null);
   later.stdlib.catch(() => {});
   later.bytecode = bytes(new URL("./pyscript.zip", import.meta.url).href).catch(() => null);
+  // (failed: web.lazy fetches it again, and the page says why if that fails too)
+  later.friends = LATER_BUNDLE ? bytes(LATER_BUNDLE.url).catch(() => null) : Promise.resolve(null);
 }
 const streaming = WebAssembly.instantiateStreaming;
 if (streaming) {
@@ -257,8 +263,9 @@ async function start(options) {
 // runtime is up (and before PyScript runs any Python: it imports html).
 async function install(pyodide) {
   fetchLater();
-  const [bundle, stdlib] = await Promise.all([later.bundle, later.stdlib]);
+  const [bundle, stdlib, friends] = await Promise.all([later.bundle, later.stdlib, later.friends]);
   pyodide.FS.writeFile(BUNDLE.path, new Uint8Array(bundle));
+  if (friends) pyodide.FS.writeFile(LATER_BUNDLE.path, new Uint8Array(friends));
   if (stdlib) addStdlib(pyodide, STDLIB_AFTER_START.path, stdlib);
   await nextTask();
   await unpackBytecode(pyodide);

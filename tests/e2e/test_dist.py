@@ -1,5 +1,5 @@
 """dist/ on a plain static server: a whole game against the bot, with our modules from the
-precompiled web/app.zip (no source fetched), then offline from the cache; the memory snapshot
+precompiled web/app.zip (no source fetched, nor web/app_later.zip), then offline from the cache; the memory snapshot
 that web/snapshot.mjs makes after a first visit, used by the next one, and a damaged one that
 falls back to the normal start."""
 
@@ -46,6 +46,7 @@ def test_dist_plays_a_whole_game_then_works_offline(browser, dist_site):
     play_game(page, checks_every=8)
     paths = {url.removeprefix(dist_site.rstrip("/")).split("?")[0] for url in watched.urls}
     assert "/web/app.zip" in paths and "/web/vendor/pyodide/pyodide.asm.wasm" in paths
+    assert "/web/app_later.zip" not in paths   # tables with friends and linking a device only (web.lazy.LATER)
     assert not [path for path in paths if path.endswith(".py") and path != "/web/main.py"], paths
     # The service worker has cached every file of its list once it is active; an icon, when
     # first fetched (installing the game asks for it).

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
 from game.coach import review_hand, walk
 from game.engine import new_game
 from game.events import Event
 
 from ..coach.view import discard_html, pegging_html
-from .device_link import LINK_MINUTES, LinkState
 from .model import PREFERENCES, Profile
 from .records import GameRecord
 from ..table.cards import card_face, cards_row
 from .replay import replay_hands
 from .stats import Stats, accuracy_svg, compute, histogram_svg, results_svg
+
+if TYPE_CHECKING:   # in web/app_later.zip (web.lazy.LATER): only a link in progress has one
+    from .device_link import LinkState
 
 LABELS: dict[str, tuple[str, dict[object, str]]] = {   # a preference: its label, each value's
     "level": ("Default bot level", {"easy": "Easy", "medium": "Medium", "hard": "Hard"}),
@@ -76,6 +79,7 @@ def render_link(link: LinkState | None) -> str:
     if link and not link.finished:
         shown = ""
         if link.showing:
+            from .device_link import LINK_MINUTES   # (a LinkState: web.profile.device_link is in)
             shown = (f'<p>On your other device, open Settings, then Link a device, and type this code '
                      f'(it works for {LINK_MINUTES} minutes):</p>'
                      f'<p class="link-code" data-testid="link-code">{escape(link.code)}</p>')
