@@ -125,6 +125,30 @@ def test_a_changed_value_in_a_shuffled_deck_is_left_to_the_next_seat_and_the_aud
         finish(shuffle(after, new_keys(SETUP, 1, random.Random(1))))
 
 
+def test_a_browsers_own_messages_go_in_unchanged_without_exponentiations(monkeypatch):
+    import builtins
+
+    import game.blind.group
+    import game.blind.proofs
+    import game.blind.transcript
+    messages, before, final = dealt()
+    finish(game.blind.group.prepare())
+    counted = [0]
+
+    def counting_pow(*args):
+        counted[0] += 1
+        return builtins.pow(*args)
+    for module in (game.blind.group, game.blind.proofs, game.blind.transcript):
+        monkeypatch.setattr(module, "pow", counting_pow, raising=False)
+    for message, earlier, after in zip(messages, before, [*before[1:], final]):
+        counted[0] = 0
+        assert finish(accept(earlier, message, made_here=True)) == (after, ())
+        assert counted[0] == 0, message["step"]
+    counted[0] = 0
+    finish(accept(before[-1], messages[-1]))
+    assert counted[0] > 0                       # the same message from elsewhere is checked
+
+
 def test_a_reloaded_browser_rebuilds_the_transcript_and_its_keys_from_json():
     messages, before, hand = dealt()
     assert finish(replay(SETUP, messages)) == (hand, ())
