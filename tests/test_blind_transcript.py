@@ -160,3 +160,17 @@ def test_a_reloaded_browser_rebuilds_the_transcript_and_its_keys_from_json():
     assert Keys.from_json(json.loads(json.dumps(keys.to_json())), SETUP.used) == keys
     with pytest.raises(ParseError):
         Keys.from_json({**keys.to_json(), "locks": keys.to_json()["locks"][:-1]}, SETUP.used)
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_a_saved_setup_or_keys_with_anything_changed_is_refused_or_read_back_exactly(data):
+    saved = data.draw(st.sampled_from([SETUP.to_json(), new_keys(SETUP, 1, random.Random(5)).to_json()]))
+    key = data.draw(st.sampled_from(sorted(saved)))
+    changed = {**saved, key: data.draw(JSON | st.lists(st.integers(-1, 4), max_size=5))}
+    read = Setup.from_json if "table" in saved else lambda value: Keys.from_json(value, SETUP.used)
+    try:
+        back = read(json.loads(json.dumps(changed)))
+    except ParseError:
+        return
+    assert back.to_json() == changed
