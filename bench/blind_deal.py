@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import game.blind.alarms  # noqa: E402
 import game.blind.audit  # noqa: E402
 import game.blind.deck  # noqa: E402
 import game.blind.group  # noqa: E402
@@ -30,7 +31,6 @@ import game.blind.local as local  # noqa: E402
 import game.blind.proofs  # noqa: E402
 import game.blind.transcript  # noqa: E402
 from game.blind.seating import Setup  # noqa: E402
-from game.cards import DECK  # noqa: E402
 
 TABLES = [(2, (0, 1)), (3, (0, 1, 2)), (4, (0, 1, 2, 3)), (3, (0, 2)), (4, (0, 1, 3)), (4, (0, 2))]
 
@@ -119,10 +119,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=3)
     args = parser.parse_args()
-    game.blind.group.card_element.cache_clear()
+    game.blind.group.forget()
     start = time.perf_counter()
-    for card in DECK:
-        game.blind.group.card_element(card)
+    game.blind.alarms.finish(game.blind.group.prepare())
     print(f"card elements, once per page: 52 pows of 1792 bits, {(time.perf_counter() - start) * 1e3:.0f} ms")
     x = game.blind.group.G
     start = time.perf_counter()

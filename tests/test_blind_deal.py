@@ -193,8 +193,7 @@ def test_every_step_of_the_work_does_at_most_five_exponentiations(monkeypatch):
     for module in (game.blind.audit, game.blind.deck, game.blind.group, game.blind.proofs, game.blind.transcript):
         monkeypatch.setattr(module, "pow", counting_pow, raising=False)
     monkeypatch.setattr(game.blind.local, "finish", in_steps)
-    game.blind.group.card_element.cache_clear()
-    game.blind.group._by_element.cache_clear()
+    game.blind.group.forget()
     run = play_hand(setup_for(2), random.Random(3))
     assert run.alarms == () and run.audit.deck is not None
     assert max(steps) <= 5 and sum(steps) > 500 and len(steps) > 300
