@@ -86,7 +86,7 @@ def report(rate, page, hands):
     first = run_job(page, 2, 0)
     print(f"  card elements, once per page: {first['spent']['elements']:.0f} ms")
     print("  players | each seat's own work ms | its checks of the others' messages ms | a seat's deal ms (the most)"
-          " | audit ms | longest slice ms | long tasks > 50 ms (longest) | deal JSON KiB, with keys")
+          " | audit ms | longest slice ms (longest step: in) | long tasks > 50 ms (longest) | deal JSON KiB, with keys")
     for players in (2, 3, 4):
         results = [first] if players == 2 else []
         results += [run_job(page, players, hand) for hand in range(len(results), hands)]
@@ -97,7 +97,8 @@ def report(rate, page, hands):
         tasks = [duration for r in results for _, duration in r["long_tasks"]]
         print(f"  {players} | {' '.join(f'{ms:.0f}' for ms in own)} | {' '.join(f'{ms:.0f}' for ms in checks)} | "
               f"{max(a + b for a, b in zip(own, checks)):.0f} | "
-              f"{audit:.0f} | {max(r['longest'] for r in results):.0f} | {len(tasks)} ({max(tasks, default=0):.0f}) | "
+              f"{audit:.0f} | {max(r['longest'] for r in results):.0f} ({max(r['step'] for r in results)[0]:.0f}: "
+              f"{max(r['step'] for r in results)[1]}) | {len(tasks)} ({max(tasks, default=0):.0f}) | "
               f"{results[0]['deal_bytes'] / 1024:.0f}, {results[0]['bytes'] / 1024:.0f}")
         sys.stdout.flush()
 

@@ -163,9 +163,10 @@ def test_the_host_sees_the_same_whatever_card_a_friend_holds(humans, swap):
     assert {j for j, _, _ in seen} == {*setup.positions_of(setup.host), setup.starter}
 
 
-def test_every_step_of_the_work_does_at_most_five_exponentiations(monkeypatch):
-    """The browser runs a `Work` in slices, one step at a time: no step may be long. Every pow
-    of game.blind is counted, and the count is taken between the steps of every `Work` a hand runs."""
+def test_every_step_of_the_work_does_at_most_four_exponentiations(monkeypatch):
+    """The browser runs a `Work` in slices, one step at a time: no step may be long (4 pows: about
+    40 ms in Chromium's Pyodide with the CPU slowed 4 times, bench/blind_browser.py). Every pow
+    of game.blind modulo P is counted, and the count is taken between the steps of every `Work` a hand runs."""
     import builtins
 
     import game.blind.audit
@@ -177,7 +178,7 @@ def test_every_step_of_the_work_does_at_most_five_exponentiations(monkeypatch):
     counted, steps = [0], []
 
     def counting_pow(*args):
-        counted[0] += 1
+        counted[0] += args[-1] == P             # modulo P: an inverse modulo Q (256 bits) is a thousand times cheaper
         return builtins.pow(*args)
 
     def in_steps(work):
@@ -196,4 +197,4 @@ def test_every_step_of_the_work_does_at_most_five_exponentiations(monkeypatch):
     game.blind.group.forget()
     run = play_hand(setup_for(2), random.Random(3))
     assert run.alarms == () and run.audit.deck is not None
-    assert max(steps) <= 5 and sum(steps) > 500 and len(steps) > 300
+    assert max(steps) <= 4 and sum(steps) > 500 and len(steps) > 300
