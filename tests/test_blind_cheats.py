@@ -14,7 +14,7 @@ import pytest
 from game.blind.alarms import finish
 from game.blind.deck import lock, own_cards, reveal
 from game.blind.alarms import Alarm
-from game.blind.group import G, P, Q, element_text, inverse, scalar_text
+from game.blind.group import G, P, Q, card_for, element_text, inverse, scalar_text
 from game.blind.local import play_hand
 from game.blind.seating import Keys, Setup, new_keys
 
@@ -101,6 +101,27 @@ def test_a_card_copied_in_a_lock_is_refused_at_once():
     mine = SETUP.positions_of(0)[0]
     assert run.alarms == (Alarm(0, "lock", f"position {mine}: the proof of the lock does not hold"),)
     assert run.own == {} and len(run.hand.locked) == 0        # refused: no one was dealt anything
+
+
+def test_the_last_shuffler_that_copies_a_friends_card_into_its_hand_reads_it_and_is_caught():
+    """The weakness docs/blind-deal.md describes (no shuffle proof): seat 2 shuffles last and puts
+    at one of its positions a copy of the value it puts at one of seat 1's, under an extra
+    exponent r (the same value twice would be refused at once). At the deal it reads seat 1's
+    card there; but its own position holds no card it can prove, the deck lost a card, and the
+    audit names it."""
+    mine, theirs, r = SETUP.positions_of(1)[0], SETUP.positions_of(0)[0], 7
+
+    def copy(hand, message):
+        deck = list(message["deck"])
+        deck[mine] = element_text(pow(int(deck[theirs], 16), r, P))
+        return {**message, "deck": deck}
+    run = cheat(by(1, "shuffle", copy), keys=KEYS, deal_only=True)
+    unlocked = pow(run.hand.values[mine], inverse(KEYS[1].locks[mine] * r % Q), P)
+    assert card_for(unlocked) == run.own[0][theirs]                  # it knows seat 1's card
+    # (here seat 2's own browser code says so; a cheat would keep quiet until it must show that position,
+    # which it cannot prove is any card, or until the audit, which finds the same)
+    assert run.alarms[0] == Alarm(None, "deal", f"position {mine} is not a card once unlocked")
+    assert named(run, 1, "shuffle", "replaced, copied or dropped") and not named(run, 0, "shuffle")
 
 
 def test_a_lock_skipped_or_made_with_another_key_is_refused_at_once():

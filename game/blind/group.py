@@ -195,6 +195,25 @@ def forget() -> None:
     _by_element.cache_clear()
 
 
+def product_of_powers(g: int, a: int, h: int, b: int) -> int:
+    """``g^a * h^b mod P`` for exponents below 2^256, about a third faster than two `pow`: one
+    chain of squarings for both, with 2-bit windows of each exponent (Straus's method).
+
+    >>> product_of_powers(G, Q - 5, 3, 2**255 + 7) == pow(G, Q - 5, P) * pow(3, 2**255 + 7, P) % P
+    True
+    """
+    powers_g, powers_h = [1, g, g * g % P], [1, h, h * h % P]
+    powers_g.append(powers_g[2] * g % P)
+    powers_h.append(powers_h[2] * h % P)
+    table = [[x * y % P for y in powers_h] for x in powers_g]
+    result, top = 1, max(a.bit_length(), b.bit_length(), 2)
+    for shift in range(top - 1 - (top - 1) % 2, -1, -2):
+        result = result * result % P
+        result = result * result % P
+        result = result * table[(a >> shift) & 3][(b >> shift) & 3] % P
+    return result
+
+
 def in_group(x: int) -> bool:
     """Whether ``x`` is in the order-Q subgroup (one exponentiation).
 

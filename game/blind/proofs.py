@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from game.errors import ParseError
 
 from .alarms import Work
-from .group import G, P, Q, element_text, read_scalar, scalar_text
+from .group import G, P, Q, element_text, product_of_powers, read_scalar, scalar_text
 
 DOMAIN = "cribbage-blind/1/proof"
 POWS_TO_PROVE = 2
@@ -84,11 +84,12 @@ def prove(context: str, g1: int, h1: int, g2: int, h2: int, secret: int, rng: ra
 
 
 def verify(context: str, g1: int, h1: int, g2: int, h2: int, proof: Proof) -> bool:
-    """Whether ``proof`` shows one exponent takes g1 to h1 and g2 to h2 (four exponentiations).
+    """Whether ``proof`` shows one exponent takes g1 to h1 and g2 to h2 (four exponentiations, done
+    as two `product_of_powers`: the time of about 2.6).
     All four must be in the order-Q subgroup (`game.blind.group.in_group`): the caller checks."""
     back = Q - proof.challenge
-    a = pow(g1, proof.response, P) * pow(h1, back, P) % P
-    b = pow(g2, proof.response, P) * pow(h2, back, P) % P
+    a = product_of_powers(g1, proof.response, h1, back)
+    b = product_of_powers(g2, proof.response, h2, back)
     return challenge(context, (g1, h1, g2, h2, a, b)) == proof.challenge
 
 
@@ -125,11 +126,12 @@ def prove_lock(context: str, shuffled: int, commit: int, before: int, after: int
 
 
 def verify_lock(context: str, shuffled: int, commit: int, before: int, after: int, proof: LockProof) -> Work[bool]:
-    """Whether ``proof`` (`prove_lock`) holds: six exponentiations, in two steps of three. All
+    """Whether ``proof`` (`prove_lock`) holds: six exponentiations (three `product_of_powers`,
+    the time of about 4), in two steps. All
     four elements must be in the order-Q subgroup: the caller checks."""
     back = Q - proof.challenge
-    a = pow(G, proof.for_shuffle, P) * pow(shuffled, back, P) % P
-    b = pow(G, proof.for_lock, P) * pow(commit, back, P) % P
+    a = product_of_powers(G, proof.for_shuffle, shuffled, back)
+    b = product_of_powers(G, proof.for_lock, commit, back)
     yield
-    c = pow(after, proof.for_shuffle, P) * pow(before, Q - proof.for_lock, P) % P
+    c = product_of_powers(after, proof.for_shuffle, before, Q - proof.for_lock)
     return challenge(context, (shuffled, commit, before, after, a, b, c)) == proof.challenge
