@@ -130,6 +130,7 @@ def test_a_saved_hand_is_rebuilt_exactly_from_its_json_text():
     assert {table.phase for table in states} >= {"discard", "play", "done", "over"}
     for table in states:
         assert Public.from_json(json.dumps(table.to_json())) == table
+    assert Public.from_json(json.dumps(states[-1].to_json(), sort_keys=True)) == states[-1]
 
 
 def test_a_saved_hand_in_the_middle_of_the_show_before_the_crib_is_shown():

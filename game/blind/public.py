@@ -191,7 +191,7 @@ class Public:
         game.errors.ParseError: a saved hand has players, target, match_wins, dealer, before, moves, starter, cards
         """
         data = loads(data, "a saved hand") if isinstance(data, str) else data
-        if not isinstance(data, dict) or list(data) != list(_SAVED):
+        if not isinstance(data, dict) or set(data) != set(_SAVED):
             raise ParseError(f"a saved hand has {', '.join(_SAVED)}")
         moves, before, cards = data["moves"], data["before"], data["cards"]
         if not isinstance(moves, list) or len(moves) > 64 or not isinstance(before, list) \
