@@ -163,9 +163,10 @@ def test_the_host_sees_the_same_whatever_card_a_friend_holds(humans, swap):
     assert {j for j, _, _ in seen} == {*setup.positions_of(setup.host), setup.starter}
 
 
-def test_every_step_of_the_work_does_at_most_four_exponentiations(monkeypatch):
-    """The browser runs a `Work` in slices, one step at a time: no step may be long (4 pows: about
-    40 ms in Chromium's Pyodide with the CPU slowed 4 times, bench/blind_browser.py). Every pow
+def test_every_step_of_the_work_takes_at_most_three_exponentiations(monkeypatch):
+    """The browser runs a `Work` in slices, one step at a time: no step may be long (3 pows, or 2
+    `product_of_powers` in the time of 2.6: about 30 ms in Chromium's Pyodide with the CPU slowed
+    4 times, bench/blind_browser.py; at 4 to 5 pows, some were long tasks). Every pow
     of game.blind modulo P is counted, and the count is taken between the steps of every `Work` a hand runs."""
     import builtins
 
@@ -192,7 +193,7 @@ def test_every_step_of_the_work_does_at_most_four_exponentiations(monkeypatch):
             steps.append(counted[0] - before)
 
     def counting_product(*args):                # two exponentiations, done in the time of 1.3
-        counted[0] += 2
+        counted[0] += 1.3
         return game.blind.group.product_of_powers(*args)
 
     for module in (game.blind.audit, game.blind.deck, game.blind.group, game.blind.proofs, game.blind.transcript):
@@ -202,4 +203,4 @@ def test_every_step_of_the_work_does_at_most_four_exponentiations(monkeypatch):
     game.blind.group.forget()
     run = play_hand(setup_for(2), random.Random(3))
     assert run.alarms == () and run.audit.deck is not None
-    assert max(steps) <= 4 and sum(steps) > 500 and len(steps) > 300
+    assert max(steps) <= 3 and sum(steps) > 500 and len(steps) > 300

@@ -23,7 +23,7 @@ A lock: ``out = in^(k/e)``, with ``E = G^e`` (the shuffle's commitment) and ``Y 
 >>> from game.blind.alarms import finish
 >>> e, k, before = 31337, 4242, pow(G, 99, P)
 >>> after = pow(before, k * pow(e, -1, Q) % Q, P)
->>> lock = prove_lock("t/0/0/1/lock/3", pow(G, e, P), pow(G, k, P), before, after, e, k, random.Random(2))
+>>> lock = finish(prove_lock("t/0/0/1/lock/3", pow(G, e, P), pow(G, k, P), before, after, e, k, random.Random(2)))
 >>> finish(verify_lock("t/0/0/1/lock/3", pow(G, e, P), pow(G, k, P), before, after, lock))
 True
 >>> finish(verify_lock("t/0/0/1/lock/3", pow(G, e, P), pow(G, k, P), m, pow(m, k * pow(e, -1, Q) % Q, P), lock))
@@ -114,13 +114,15 @@ class LockProof:
 
 
 def prove_lock(context: str, shuffled: int, commit: int, before: int, after: int, e: int, k: int,
-               rng: random.Random) -> LockProof:
+               rng: random.Random) -> Work[LockProof]:
     """A proof that the sender knows ``e`` and ``k`` with ``G^e = shuffled``, ``G^k = commit``
     and ``after^e = before^k``: ``after`` is ``before`` with the shuffle key taken off and the
-    lock put on, not a value from anywhere else (four exponentiations). The nonces, like
-    `prove`'s, must come from `secrets.SystemRandom` outside tests."""
+    lock put on, not a value from anywhere else (four exponentiations, in two steps). The
+    nonces, like `prove`'s, must come from `secrets.SystemRandom` outside tests."""
     r, t = rng.randrange(1, Q), rng.randrange(1, Q)
-    commitments = (pow(G, r, P), pow(G, t, P), pow(after, r, P) * pow(before, Q - t, P) % P)
+    on_g = (pow(G, r, P), pow(G, t, P))
+    yield
+    commitments = (*on_g, pow(after, r, P) * pow(before, Q - t, P) % P)
     c = challenge(context, (shuffled, commit, before, after, *commitments))
     return LockProof(c, (r + c * e) % Q, (t + c * k) % Q)
 
