@@ -1,6 +1,7 @@
 """What the blind deal (game.blind) costs per hand under CPython: for each human seat, the
 modular exponentiations and milliseconds of its own work (shuffle, lock, unlocks, finding its
-cards, reveals), plus what every browser does for every message (`accept`) and for the audit;
+cards, reveals), plus what its browser checks of the other seats' messages (`accept`; its own
+are accepted ``made_here``, unchecked) and the audit, which every browser runs;
 the bytes of JSON per hand; and the longest step of any `Work` generator (the slice a browser
 cannot cut: it runs steps until its budget is spent, then gives the page a turn).
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import game.blind.alarms  # noqa: E402
 import game.blind.audit  # noqa: E402
 import game.blind.deck  # noqa: E402
 import game.blind.group  # noqa: E402
@@ -29,7 +31,6 @@ import game.blind.local as local  # noqa: E402
 import game.blind.proofs  # noqa: E402
 import game.blind.transcript  # noqa: E402
 from game.blind.seating import Setup  # noqa: E402
-from game.cards import DECK  # noqa: E402
 
 TABLES = [(2, (0, 1)), (3, (0, 1, 2)), (4, (0, 1, 2, 3)), (3, (0, 2)), (4, (0, 1, 3)), (4, (0, 2))]
 
@@ -47,6 +48,11 @@ class Meter:
     def pow(self, *args):
         self.pows[self.who] += 1
         return builtin_pow(*args)
+
+    def product(self, *args):
+        """game.blind.group.product_of_powers: two exponentiations (in the time of about 1.3)."""
+        self.pows[self.who] += 2
+        return builtin_product(*args)
 
     def drive(self, who, what, work):
         """Run a Work generator as the browser would, step by step, timing each step."""
@@ -70,6 +76,7 @@ class Meter:
 
 
 builtin_pow = pow
+builtin_product = game.blind.group.product_of_powers
 METER = Meter()
 
 
@@ -77,6 +84,7 @@ def install():
     """Count every pow of game.blind, and run each seat's work and each check through the meter."""
     for module in (game.blind.audit, game.blind.deck, game.blind.group, game.blind.proofs, game.blind.transcript):
         module.pow = METER.pow
+    game.blind.proofs.product_of_powers = METER.product
     for name in ("shuffle", "lock", "deal_unlocks", "public_unlocks", "reveal", "own_cards"):
         original = getattr(local, name)
 
@@ -84,12 +92,14 @@ def install():
             value = METER.drive(args[1].seat, name, original(*args))
             return iter_value(value)
         setattr(local, name, seat_work)
-    for name in ("accept", "audit"):
-        original = getattr(local, name)
+    original_accept, original_audit = local.accept, local.audit
 
-        def every(*args, original=original, name=name):
-            return iter_value(METER.drive("every", name, original(*args)))
-        setattr(local, name, every)
+    def accept(hand, message):          # charged to the sender: its own browser skips it (made_here)
+        return iter_value(METER.drive(f"from {message['seat']}", "accept", original_accept(hand, message)))
+
+    def audit(hand):
+        return iter_value(METER.drive("every", "audit", original_audit(hand)))
+    local.accept, local.audit = accept, audit
 
 
 def iter_value(value):
@@ -116,10 +126,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=3)
     args = parser.parse_args()
-    game.blind.group.card_element.cache_clear()
+    game.blind.group.forget()
     start = time.perf_counter()
-    for card in DECK:
-        game.blind.group.card_element(card)
+    game.blind.alarms.finish(game.blind.group.prepare())
     print(f"card elements, once per page: 52 pows of 1792 bits, {(time.perf_counter() - start) * 1e3:.0f} ms")
     x = game.blind.group.G
     start = time.perf_counter()
@@ -127,18 +136,22 @@ def main():
         x = builtin_pow(x, game.blind.group.Q - 5, game.blind.group.P)
     print(f"one pow (256-bit exponent mod the 2048-bit P): {(time.perf_counter() - start) / 50 * 1e3:.2f} ms\n")
     install()
-    print("players humans | per seat: own pows / ms (host first, then each friend) | every browser: checks pows / ms"
-          " | a seat's total ms (host) | JSON bytes per hand | wall s")
+    print("players humans | per seat: own pows / ms (host first, then each friend) | per seat: checks of the others'"
+          " messages, pows | checks of every message (no made_here) | audit pows | a seat's total ms (the most)"
+          " | JSON bytes per hand | wall s")
     for players, humans in TABLES:
         results = [one_hand(players, humans, seed) for seed in range(args.hands)]
-        median = {who: (statistics.median(r[0].get(who, 0) for r in results),
-                        statistics.median(r[1].get(who, 0.0) for r in results) * 1e3)
-                  for who in [*humans, "every"]}
+
+        def median(who, index, results=results):
+            return statistics.median(r[index].get(who, 0) for r in results)
+        checks = {seat: sum(median(f"from {s}", 0) for s in humans if s != seat) for seat in humans}
+        checks_ms = {seat: sum(median(f"from {s}", 1) for s in humans if s != seat) * 1e3 for seat in humans}
+        every = sum(median(f"from {s}", 0) for s in humans)
+        total = max(median(s, 1) * 1e3 + checks_ms[s] + median("every", 1) * 1e3 for s in humans)
         size = statistics.median(sum(r[2].values()) for r in results)
-        seats = "  ".join(f"{int(median[s][0])}/{median[s][1]:.0f}" for s in humans)
-        host_total = median[humans[0]][1] + median["every"][1]
-        print(f"{players} {','.join(map(str, humans)):7} | {seats:34} | {int(median['every'][0])}/"
-              f"{median['every'][1]:.0f} | {host_total:.0f} | {size / 1024:.0f} KiB | "
+        seats = "  ".join(f"{int(median(s, 0))}/{median(s, 1) * 1e3:.0f}" for s in humans)
+        print(f"{players} {','.join(map(str, humans)):7} | {seats:34} | {' '.join(str(int(checks[s])) for s in humans)}"
+              f" | {int(every)} | {int(median('every', 0))} | {total:.0f} | {size / 1024:.0f} KiB | "
               f"{statistics.median(r[3] for r in results):.1f}")
         parts = results[0][2]
         print("   bytes by step: " + ", ".join(f"{step} {parts[step] / 1024:.1f} KiB" for step in sorted(parts)))

@@ -26,3 +26,12 @@ def test_the_card_elements_are_distinct_members_of_the_subgroup():
     assert all(group.in_group(x) for x in elements)
     assert [group.card_for(x) for x in elements] == list(DECK)
     assert group.card_for(group.G) is None
+
+
+def test_a_product_of_powers_is_the_product_of_the_two_powers():
+    import random
+    rng = random.Random(38)
+    for _ in range(30):
+        g, h = (pow(group.G, rng.randrange(group.Q), group.P) for _ in range(2))
+        a, b = (rng.choice([0, 1, 2, 3, group.Q, rng.randrange(group.Q)]) for _ in range(2))
+        assert group.product_of_powers(g, a, h, b) == pow(g, a, group.P) * pow(h, b, group.P) % group.P

@@ -125,6 +125,30 @@ def test_a_changed_value_in_a_shuffled_deck_is_left_to_the_next_seat_and_the_aud
         finish(shuffle(after, new_keys(SETUP, 1, random.Random(1))))
 
 
+def test_a_browsers_own_messages_go_in_unchanged_without_exponentiations(monkeypatch):
+    import builtins
+
+    import game.blind.group
+    import game.blind.proofs
+    import game.blind.transcript
+    messages, before, final = dealt()
+    finish(game.blind.group.prepare())
+    counted = [0]
+
+    def counting_pow(*args):
+        counted[0] += 1
+        return builtins.pow(*args)
+    for module in (game.blind.group, game.blind.proofs, game.blind.transcript):
+        monkeypatch.setattr(module, "pow", counting_pow, raising=False)
+    for message, earlier, after in zip(messages, before, [*before[1:], final]):
+        counted[0] = 0
+        assert finish(accept(earlier, message, made_here=True)) == (after, ())
+        assert counted[0] == 0, message["step"]
+    counted[0] = 0
+    finish(accept(before[-1], messages[-1]))
+    assert counted[0] > 0                       # the same message from elsewhere is checked
+
+
 def test_a_reloaded_browser_rebuilds_the_transcript_and_its_keys_from_json():
     messages, before, hand = dealt()
     assert finish(replay(SETUP, messages)) == (hand, ())
@@ -136,3 +160,17 @@ def test_a_reloaded_browser_rebuilds_the_transcript_and_its_keys_from_json():
     assert Keys.from_json(json.loads(json.dumps(keys.to_json())), SETUP.used) == keys
     with pytest.raises(ParseError):
         Keys.from_json({**keys.to_json(), "locks": keys.to_json()["locks"][:-1]}, SETUP.used)
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_a_saved_setup_or_keys_with_anything_changed_is_refused_or_read_back_exactly(data):
+    saved = data.draw(st.sampled_from([SETUP.to_json(), new_keys(SETUP, 1, random.Random(5)).to_json()]))
+    key = data.draw(st.sampled_from(sorted(saved)))
+    changed = {**saved, key: data.draw(JSON | st.lists(st.integers(-1, 4), max_size=5))}
+    read = Setup.from_json if "table" in saved else lambda value: Keys.from_json(value, SETUP.used)
+    try:
+        back = read(json.loads(json.dumps(changed)))
+    except ParseError:
+        return
+    assert back.to_json() == changed

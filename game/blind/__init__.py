@@ -1,9 +1,13 @@
 """The blind deal: a hand dealt so that no browser, not even the host's, learns a card before
 the rules make it public to that seat (issue #38). docs/blind-deal.md says what is hidden from
-whom, and how to check it.
+whom, and how to check it. What it does not prevent: a wrong shuffle (there is no shuffle
+proof) lets the last shuffler copy a friend's card into its own hand and read it at the deal;
+that is caught with certainty, and the seat named, when it must show that position (it cannot
+prove it holds any card there) or at the end-of-hand audit.
 
 - `group`: the 2048-bit Schnorr group, derived with nothing up its sleeve, and the cards in it;
-- `proofs`: Chaum-Pedersen proofs, "the same secret exponent", bound to table, hand and step;
+- `proofs`: Chaum-Pedersen proofs, "the same secret exponent", and the lock's proof ("this
+  position's value before, under my committed keys"), bound to table, hand, step and position;
 - `seating`: the hand's seats, its positions and who holds each, a seat's secret `Keys`;
 - `deck`: a human seat's own work: the messages it sends, and its cards;
 - `transcript`: what every browser keeps of the hand, and `accept`, which checks each message;

@@ -6,8 +6,10 @@ engine. What it finds wrong is a list of `Alarm` naming the seat and the step.
 - ``shuffle``: the final deck must be the 52 card elements raised to the product of the shuffle
   keys; if it is not, each seat's deck is checked against the one before it, to name who
   replaced, copied or dropped a card;
-- ``lock``: each seat's value at each position must be the one before it raised to ``k_j / e``;
+- ``lock``: each seat's value at each position must be the one before it raised to ``k_j / e``
+  (its proof was checked when it came; the keys check it again without the proof);
 - the unlocks and reveals were proved when they came (`game.blind.transcript.accept`);
+- the shuffle has no proof: the audit is where a copied, replaced or dropped card is found;
 - ``go`` and ``play`` (`check_moves`): each seat that claimed a go must have held no card that
   fitted, and the engine, dealt the recovered deck, must accept every play.
 

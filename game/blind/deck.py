@@ -5,7 +5,9 @@ Every human seat takes part; the host only passes the messages on, in this order
 1. ``shuffle`` (each human seat in turn): the deck so far, each value raised to the seat's
    shuffle key ``e`` and put in a new order, with ``G^e``. The first deck is the 52 card elements.
 2. ``lock`` (each human seat in turn): each used position ``j`` raised to ``k_j / e``, with the
-   commitments ``Y_j = G^k_j``. After every seat, position ``j`` holds ``m^(k_1j k_2j ...)``.
+   commitments ``Y_j = G^k_j`` and a proof for each position that its value is the one before
+   it under those keys (so no seat can put a copy of another position's value there).
+   After every seat, position ``j`` holds ``m^(k_1j k_2j ...)``.
 3. ``unlock`` (each human seat in turn): the seat removes its lock from positions others hold
    (`deal_unlocks`), later from the starter and the 3-player crib card (`public_unlocks`), with
    a Chaum-Pedersen proof each (`game.blind.proofs`). A seat then finds its own cards
@@ -30,7 +32,7 @@ from game.errors import IllegalActionError, shown
 
 from .alarms import Alarm, Work
 from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, prepare
-from .proofs import prove
+from .proofs import prove, prove_lock
 from .seating import Keys
 from .transcript import Hand, Message
 
@@ -54,22 +56,30 @@ def shuffle(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Me
     return {"step": "shuffle", "seat": keys.seat, "commit": element_text(pow(G, keys.shuffle, P)), "deck": out}
 
 
-def lock(hand: Hand, keys: Keys) -> Work[Message]:
-    """``keys.seat``'s lock: each used position raised to ``k_j / e``, with ``G^k_j`` (2 pows a
-    position, and one more for the first seat, to check the shuffled deck's values are in the group)."""
+def lock(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
+    """``keys.seat``'s lock: each used position raised to ``k_j / e``, with ``G^k_j`` and a proof
+    that it is that (`game.blind.proofs.prove_lock`): 6 pows a position, and one more for the first
+    seat, to check the shuffled deck's values are in the group."""
     _check_turn(hand, keys.seat, "lock", len(hand.locked))
     if len(hand.decks) < len(hand.setup.humans):
         raise IllegalActionError("the lock comes after every shuffle")
+    rng = rng or secrets.SystemRandom()
     values = hand.locked[-1] if hand.locked else hand.decks[-1][:hand.setup.used]
+    shuffled = hand.shuffled[hand.setup.humans.index(keys.seat)]
     undo = inverse(keys.shuffle)
-    out, commits = [], []
-    for value, k in zip(values, keys.locks):
+    out, commits, proofs = [], [], []
+    for j, (value, k) in enumerate(zip(values, keys.locks)):
         if not hand.locked:     # a lock's values were checked by `accept`, a shuffled deck's were not
             _own_input(value, keys.seat, "lock")
-        out.append(element_text(pow(value, k * undo % Q, P)))
-        commits.append(element_text(pow(G, k, P)))
+        after, commit = pow(value, k * undo % Q, P), pow(G, k, P)
         yield
-    return {"step": "lock", "seat": keys.seat, "values": out, "commits": commits}
+        proof = yield from prove_lock(hand.setup.context(keys.seat, "lock", j), shuffled, commit, value, after,
+                                      keys.shuffle, k, rng)
+        proofs.append(proof.to_json())
+        out.append(element_text(after))
+        commits.append(element_text(commit))
+        yield
+    return {"step": "lock", "seat": keys.seat, "values": out, "commits": commits, "proofs": proofs}
 
 
 def deal_unlocks(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
@@ -96,6 +106,7 @@ def unlock(hand: Hand, keys: Keys, positions: Iterable[int], rng: random.Random 
             raise IllegalActionError(f"it is not seat {keys.seat + 1}'s turn to unlock position {j}")
         before = hand.values[j]     # in the group: `accept` checked every lock and unlock
         after = pow(before, inverse(keys.locks[j]), P)
+        yield       # at most 3 exponentiations a step: about 30 ms in a browser at CPU x4
         proof = prove(hand.setup.context(keys.seat, "unlock", j), G, pow(G, keys.locks[j], P), after, before,
                       keys.locks[j], rng)
         where.append(j)

@@ -119,8 +119,7 @@ def _each(run: Run, rng: random.Random, tamper: Tamper | None,
 
 def _deal(run: Run, rng: random.Random, tamper: Tamper | None) -> None:
     _each(run, rng, tamper, shuffle)
-    for seat in run.setup.humans:
-        _send(run, finish(lock(run.hand, run.keys[seat])), tamper)
+    _each(run, rng, tamper, lock)
     _each(run, rng, tamper, deal_unlocks)
     for seat in run.setup.humans:
         run.own[seat], alarms = finish(own_cards(run.hand, run.keys[seat]))

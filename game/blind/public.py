@@ -27,6 +27,12 @@ becomes known when it is played (`play`) or shown (`show`).
 >>> table.go(1)
 Traceback (most recent call last):
 game.errors.IllegalActionError: a go at 5 cannot be: every card fits under 31
+
+What a browser keeps across a reload: the hand's start, its moves and the cards made public;
+`Public.from_json` plays them again, so what it rebuilds is a state the rules reach.
+
+>>> Public.from_json(table.to_json()) == table
+True
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.cards import Card
+from game.codec import loads
 from game.engine import Config
 from game.errors import IllegalActionError, ParseError, shown
 from game.events import Event
@@ -164,10 +171,87 @@ class Public:
         table.show()
         return table.freeze()
 
+    def to_json(self) -> dict[str, object]:
+        """The hand's rules, dealer, scores before it, every move, the starter and the cards shown."""
+        config = self.config
+        return {"players": config.players, "target": config.target, "match_wins": config.match_wins,
+                "dealer": self.dealer, "before": list(self.before),
+                "moves": [[kind, seat, list(positions)] for kind, seat, positions in self.moves],
+                "starter": None if self.starter is None else str(self.starter),
+                "cards": {str(j): str(card) for j, card in sorted(self.cards.items())}}
+
+    @classmethod
+    def from_json(cls, data: object) -> Public:
+        """The state `to_json` saved, or JSON text of it (read with `game.codec.loads`), rebuilt by
+        playing its moves again; anything malformed, or moves and cards the rules do not lead
+        to, raises `ParseError`.
+
+        >>> Public.from_json('{"players": 2}')
+        Traceback (most recent call last):
+        game.errors.ParseError: a saved hand has players, target, match_wins, dealer, before, moves, starter, cards
+        """
+        data = loads(data, "a saved hand") if isinstance(data, str) else data
+        if not isinstance(data, dict) or set(data) != set(_SAVED):
+            raise ParseError(f"a saved hand has {', '.join(_SAVED)}")
+        moves, before, cards = data["moves"], data["before"], data["cards"]
+        if not isinstance(moves, list) or len(moves) > 64 or not isinstance(before, list) \
+                or not isinstance(cards, dict) or len(cards) > 52:
+            raise ParseError("a saved hand's moves and scores are lists, its cards a table")
+        known = {_position(j): _card(card) for j, card in cards.items()}
+        starter = None if data["starter"] is None else _card(data["starter"])
+        try:
+            table = cls.start(Config(data["players"], data["target"], data["match_wins"]), data["dealer"],
+                              tuple(before))
+            for move in moves:
+                table = table._replay(move, known, starter)
+        except IllegalActionError as refused:
+            raise ParseError(f"a saved hand's moves do not follow the rules: {refused}") from None
+        if table.starter != starter or table.cards != known:
+            raise ParseError("a saved hand's cards are not the ones its moves show")
+        return table
+
+    def _replay(self, move: object, known: dict[int, Card], starter: Card | None) -> Public:
+        """One saved move, then the cut or the show it leads to (with the saved cards)."""
+        if not isinstance(move, list) or len(move) != 3 or move[0] not in ("discard", "play", "go") \
+                or not isinstance(move[2], list) or len(move[2]) > 2 or any(type(j) is not int for j in move[2]):
+            raise ParseError("a saved move is [discard, play or go, a seat, positions]")
+        kind, seat, positions = move
+        if kind == "discard":
+            table, _ = self.discard(seat, tuple(positions))
+        elif kind == "play" and len(positions) == 1 and positions[0] in known:
+            table, _ = self.play(seat, positions[0], known[positions[0]])
+        elif kind == "go" and not positions:
+            table, _ = self.go(seat)
+        else:
+            raise ParseError(f"a saved {kind} names no card shown or the wrong positions")
+        if table.phase == CUTTING and starter is not None:
+            table, _ = table.cut(starter)
+        crib = {j for chosen in table.discarded for j in chosen or ()} | ({table.extra} - {None})
+        if table.phase == SHOWING and crib <= set(known):
+            table, _ = table.show({j: known[j] for j in crib if j is not None})
+        return table
+
     def _check(self, seat: int, phase: str) -> None:
         self.config.check_seat(seat)
         if self.phase != phase:
             raise IllegalActionError(f"this is not the time to {'discard' if phase == DISCARDING else 'play'}")
+
+
+_SAVED = ("players", "target", "match_wins", "dealer", "before", "moves", "starter", "cards")
+
+
+def _position(text: str) -> int:
+    if not isinstance(text, str) or not text.isascii() or not text.isdigit() or len(text) > 2 or str(int(text)) != text:
+        raise ParseError(f"a saved card's position is a number, not {shown(text)}")
+    return int(text)
+
+
+def _card(text: object) -> Card:
+    """A card exactly as `to_json` writes it ("5H", "TD"), else `ParseError`."""
+    card = Card.parse(text)    # type: ignore[arg-type]   # Card.parse refuses what is not text
+    if str(card) != text:
+        raise ParseError(f"a saved card is written like '5H', not {shown(text)}")
+    return card
 
 
 class _Table:

@@ -51,14 +51,38 @@ class Setup:
             raise ParseError("a table id is 1 to 64 characters")
         if any(type(n) is not int or not 0 <= n < 2**31 for n in (self.game, self.hand)):
             raise ParseError(f"a game and a hand are whole numbers, not {shown(self.game)}, {shown(self.hand)}")
-        if not isinstance(self.humans, tuple) or list(self.humans) != sorted(set(self.humans)) \
-                or any(type(s) is not int or not 0 <= s < self.players for s in self.humans) \
+        if not isinstance(self.humans, tuple) or any(type(s) is not int or not 0 <= s < self.players
+                                                     for s in self.humans) \
+                or list(self.humans) != sorted(set(self.humans)) or type(self.host) is not int \
                 or self.host not in self.humans:
             raise ParseError("the human seats are distinct seats of the table in order, the host's among them")
 
     @property
     def config(self) -> Config:
         return Config(players=self.players)
+
+    def to_json(self) -> dict[str, object]:
+        """The hand's setup as JSON (what a browser keeps, with the hand's messages and its `Keys`,
+        to rebuild the transcript after a reload: `game.blind.transcript.replay`)."""
+        return {"table": self.table, "game": self.game, "hand": self.hand, "players": self.players,
+                "dealer": self.dealer, "humans": list(self.humans), "host": self.host}
+
+    @classmethod
+    def from_json(cls, data: object) -> Setup:
+        """Read `to_json` output; anything else raises `ParseError`.
+
+        >>> setup = Setup("room", 0, 4, 3, 2, (0, 2), 0)
+        >>> Setup.from_json(setup.to_json()) == setup
+        True
+        >>> Setup.from_json({**setup.to_json(), "humans": [2, 0]})
+        Traceback (most recent call last):
+        game.errors.ParseError: the human seats are distinct seats of the table in order, the host's among them
+        """
+        if not isinstance(data, dict) or set(data) != {"table", "game", "hand", "players", "dealer", "humans", "host"} \
+                or not isinstance(data["humans"], list) or len(data["humans"]) > 4:
+            raise ParseError("a hand's setup has a table, game, hand, players, dealer, humans and host")
+        return cls(data["table"], data["game"], data["hand"], data["players"], data["dealer"], tuple(data["humans"]),
+                   data["host"])
 
     @property
     def used(self) -> int:
