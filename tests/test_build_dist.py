@@ -67,7 +67,7 @@ def test_the_later_zip_is_where_the_page_looks_and_cached_on_use_only(dist):
     worker = (dist / "sw.js").read_text(encoding="utf-8")
     on_use = json.loads(re.search(r"const ON_USE = (\[.*?\])\.map", worker)[1])
     assert f"./{app_bundle.LATER_SITE_PATH}" in on_use
-    assert f'window.fetch("./{app_bundle.LATER_SITE_PATH}")' in (ROOT / "web" / "main.py").read_text(encoding="utf-8")
+    assert f'window.fetch(f"./{app_bundle.LATER_SITE_PATH}{{again}}")' in (ROOT / "web" / "main.py").read_text(encoding="utf-8")
     wrapper = (dist / "web" / "snapshot.mjs").read_text(encoding="utf-8")
     assert f'new URL("./{Path(app_bundle.LATER_SITE_PATH).name}", import.meta.url).href, path: "{lazy.ARCHIVE}"' in wrapper
     assert (dist / (app_bundle.LATER_SITE_PATH + ".br")).is_file()

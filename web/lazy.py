@@ -88,6 +88,10 @@ class LaterBundle:
     """The zip of `modules` at path `archive`, put on the import path once it is there.
 
     >>> import asyncio, io, os, sys, tempfile, zipfile
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> def run(coroutine):   # in a thread of its own: the caller's may run an event loop already
+    ...     with ThreadPoolExecutor(1) as thread:
+    ...         return thread.submit(asyncio.run, coroutine).result()
     >>> folder = tempfile.mkdtemp()
     >>> os.makedirs(f"{folder}/demo_pkg"); open(f"{folder}/demo_pkg/__init__.py", "w").close()
     >>> sys.path.insert(0, folder)
@@ -100,7 +104,7 @@ class LaterBundle:
     >>> import demo_pkg.far
     Traceback (most recent call last):
     ImportError: demo_pkg.far is in web/app_later.zip, not fetched yet: bring it in first (web.lazy.BUNDLE.ensure, web.dom.App.online)
-    >>> later.ready, asyncio.run(later.ensure()), later.ready
+    >>> later.ready, run(later.ensure()), later.ready
     (False, None, True)
     >>> import demo_pkg.far
     >>> demo_pkg.far.ANSWER, demo_pkg.far.__file__.startswith(f"{folder}/later.zip")
@@ -112,7 +116,7 @@ class LaterBundle:
     >>> with zipfile.ZipFile(f"{folder}/partner.zip", "w") as zout:
     ...     zout.writestr(STAMP, "build 2")
     >>> newer = LaterBundle(["demo_pkg.other"], f"{folder}/other.zip").fetched_by(fetch, f"{folder}/partner.zip")
-    >>> asyncio.run(newer.ensure())
+    >>> run(newer.ensure())
     Traceback (most recent call last):
     OSError: a new version of the game is out: reload the page
     >>> newer.ready, os.path.exists(f"{folder}/other.zip")
@@ -120,11 +124,11 @@ class LaterBundle:
     >>> async def garbage():
     ...     return b"no zip"
     >>> newer.fetch = garbage
-    >>> asyncio.run(newer.ensure())
+    >>> run(newer.ensure())
     Traceback (most recent call last):
     OSError: a new version of the game is out: reload the page
     >>> newer.fetch = fetch; newer.stamp = None     # (a zip of this build: the stale contents go)
-    >>> asyncio.run(newer.ensure()); newer.ready
+    >>> run(newer.ensure()); newer.ready
     True
     >>> newer.close()
     """

@@ -36,11 +36,18 @@ from pyscript import document, window  # noqa: E402
 from web.lazy import BUNDLE  # noqa: E402
 
 
+LATER_TRIES = [0]   # fetches of web/app_later.zip made so far
+
+
 async def fetch_later() -> bytes:
     """web/app_later.zip (web.lazy.LATER's modules), fetched (the service worker keeps it then);
-    an OSError if the network or the server fails."""
+    an OSError if the network or the server fails. A second try asks past the service worker's
+    copy (a query it has no copy under; it then keeps the fresh one): the copy it kept may be
+    the one just refused, of another build."""
+    LATER_TRIES[0] += 1
+    again = f"?again={LATER_TRIES[0]}" if LATER_TRIES[0] > 1 else ""
     try:
-        response = await window.fetch("./web/app_later.zip")
+        response = await window.fetch(f"./web/app_later.zip{again}")
         if not response.ok:
             raise OSError(f"the server answered {response.status}")
         data: bytes = (await response.arrayBuffer()).to_bytes()
