@@ -43,6 +43,7 @@ LATER = (
     "web.profile.device_link",
     "web.profile.pake",
     "web.friends.delivery",
+    "web.friends.described",
     "web.friends.fair_guest",
     "web.friends.fair_host",
     "web.friends.fair_table",

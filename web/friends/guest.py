@@ -28,16 +28,15 @@ from typing import Any, cast
 from game.actions import Action
 from game.engine import OVER
 from game.errors import ParseError
-from game.events import side_name
 from game.fair import Round, audit
 
 from . import protocol
 from .delivery import Outgoing
 from .fair_guest import FairWatch
+from .described import HostDescribed
 from .protocol import ChatLine, Fields, Message, ProtocolError, SeatInfo, TableInfo, parse
 from ..coach.follow import TableCoach
 from ..profile.records import GameRecord, coach_figures, make_record
-from ..seat import SeatTable
 from ..session import clean_name
 
 CHAT_SHOWN = 200
@@ -45,7 +44,7 @@ HELLO_AGAIN = 5.0     # seconds without a welcome or refusal before the hello go
 DROPS_KEPT = 100
 
 
-class GuestController(SeatTable):
+class GuestController(HostDescribed):
     """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
 
     multiplayer = True
@@ -83,19 +82,6 @@ class GuestController(SeatTable):
 
     # -- what render reads --
 
-    def names(self) -> list[str]:
-        assert self.table is not None, "the host has described the table"
-        return [seat["name"] or f"Seat {n + 1}" for n, seat in enumerate(self.table["seats"])]
-
-    def side_names(self) -> list[str]:
-        names, view = self.names(), self.view()
-        assert view is not None, "the table shows a view"
-        return [side_name(names, side) for side in range(view.config.sides)]
-
-    def levels(self) -> list[str | None]:
-        assert self.table is not None, "the host has described the table"
-        return [seat["level"] or seat["stand_in"] for seat in self.table["seats"]]
-
     def seats(self) -> list[SeatInfo]:
         """The table's seats as this guest knows them. Cut off from the host (``link`` says why),
         it cannot know who else is there: the other people show as away until it reconnects."""
@@ -104,20 +90,6 @@ class GuestController(SeatTable):
             return seats
         return [{**info, "online": False} if n != self.seat and info["kind"] in ("person", "host") else info
                 for n, info in enumerate(seats)]
-
-    def table_config(self) -> tuple[int, int]:
-        assert self.table is not None, "the host has described the table"
-        return self.table["players"], self.table["target"]
-
-    def presence(self) -> list[bool]:
-        return [seat["online"] for seat in self.seats()]
-
-    def can_resume(self) -> bool:
-        return False
-
-    def is_over(self) -> bool:
-        view = self.view()
-        return view is not None and view.phase == OVER
 
     # -- the coach: fed the views as they come; it never sees another seat's cards --
 

@@ -26,20 +26,18 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from game.actions import Action
-from game.engine import OVER
 from game.errors import IllegalActionError
-from game.events import side_name
 
 from . import protocol
-from .protocol import ChatLine, Message, ProtocolError, SeatInfo, TableInfo, parse
+from .described import HostDescribed
+from .protocol import ChatLine, Message, ProtocolError, TableInfo, parse
 from .watchers import WATCH_ONLY
-from ..seat import SeatTable
 
 CHAT_SHOWN = 200
 DROPS_KEPT = 100
 
 
-class SpectatorController(SeatTable):
+class SpectatorController(HostDescribed):
     """One spectator's screen. ``screen``: lobby (until the game is on), table or rejected."""
 
     multiplayer = True
@@ -62,41 +60,11 @@ class SpectatorController(SeatTable):
 
     # -- what render reads --
 
-    def names(self) -> list[str]:
-        assert self.table is not None, "the host has described the table"
-        return [seat["name"] or f"Seat {n + 1}" for n, seat in enumerate(self.table["seats"])]
-
-    def side_names(self) -> list[str]:
-        names, view = self.names(), self.view()
-        assert view is not None, "the table shows a view"
-        return [side_name(names, side) for side in range(view.config.sides)]
-
-    def levels(self) -> list[str | None]:
-        assert self.table is not None, "the host has described the table"
-        return [seat["level"] or seat["stand_in"] for seat in self.table["seats"]]
-
-    def seats(self) -> list[SeatInfo]:
-        return self.table["seats"] if self.table else []
-
-    def table_config(self) -> tuple[int, int]:
-        assert self.table is not None, "the host has described the table"
-        return self.table["players"], self.table["target"]
-
-    def presence(self) -> list[bool]:
-        return [seat["online"] for seat in self.seats()]
-
-    def can_resume(self) -> bool:
-        return False
-
     def coach_allowed(self) -> bool:
         return False
 
     def coach_follow(self) -> bool:
         return False
-
-    def is_over(self) -> bool:
-        view = self.view()
-        return view is not None and view.phase == OVER
 
     def take_outbox(self) -> list[str]:
         """What this page sends the host: nothing, ever."""
