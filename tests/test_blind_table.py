@@ -1,0 +1,181 @@
+"""Blind-dealt hands and games at a table: a host object (`web.friends.blind_table.BlindTable`)
+and guest objects (`web.friends.blind_seat.BlindSeat`) exchanging the real JSON texts, at 2, 3
+and 4 players with bots in seats (the host's browser runs them).
+
+What it checks: every browser ends each hand with the same public play and a clean audit; each
+friend reads exactly the cards the audited deck deals it; the host's engine, replayed with the
+audited decks (`Ledger`), reaches the public play's scores; and, after every message the host
+handles until the keys are published, nothing the host object holds (walked in full) nor any
+text it received or sent holds a friend's unplayed card, its code, or its group element.
+And the attacker's tests: a friend's message out of turn, for another seat, malformed, or
+claiming a card it was not dealt.
+"""
+
+import json
+import random
+
+import pytest
+
+from game.blind.alarms import finish
+from game.blind.group import card_element, element_text
+from game.blind.public import OVER
+from game.blind.seating import Setup
+from game.cards import Card
+from game.engine import Config
+from web.friends.blind_flow import due, envelope
+from web.friends.blind_seat import BlindSeat
+from web.friends.blind_table import BlindTable, Ledger
+
+TABLES = {2: (0, 1), 3: (0, 2), 4: (0, 1, 3)}          # the human seats; the host is seat 0
+
+
+def chooser(rng):
+    """Random legal choices: the crib's cards, then a card that fits or a go."""
+    def choose(flow, seat, cards):
+        public = flow.public
+        if public.discarded[seat] is None:
+            return tuple(rng.sample(sorted(cards), flow.setup.config.to_crib))
+        fits = sorted(j for j, card in cards.items() if public.count + card.value <= 31)
+        return (rng.choice(fits),) if fits else ()
+    return choose
+
+
+def walk(thing, seen=None):
+    """Every Card, int and str reachable from ``thing`` (objects, dataclasses, containers)."""
+    seen = set() if seen is None else seen
+    if id(thing) in seen:
+        return
+    seen.add(id(thing))
+    if isinstance(thing, (Card, int, str)):
+        yield thing
+        if isinstance(thing, Card):
+            return
+    if isinstance(thing, dict):
+        for key, value in thing.items():
+            yield from walk(key, seen)
+            yield from walk(value, seen)
+    elif isinstance(thing, (list, tuple, set, frozenset)):
+        for item in thing:
+            yield from walk(item, seen)
+    elif hasattr(thing, "__dict__") and not isinstance(thing, (random.Random, type)) and not callable(thing):
+        yield from walk(vars(thing), seen)
+    elif hasattr(thing, "__dataclass_fields__"):
+        for name in thing.__dataclass_fields__:
+            yield from walk(getattr(thing, name), seen)
+
+
+def assert_blind(table, guests):
+    """The host object holds no friend's card that is not public yet."""
+    public = {card for card in table.flow.hand.cards if card is not None}
+    secret = {card for guest in guests.values() for card in guest.mine.values()} - public
+    if not secret:
+        return
+    held = list(walk(table))
+    elements = {card_element(card) for card in secret}
+    assert not secret & {x for x in held if isinstance(x, Card)}
+    assert not elements & {x for x in held if isinstance(x, int)}
+    texts = table.relayed + table.received + [text for _, text in table.outbox]
+    for card in secret:
+        code, element = f'"{card}"', element_text(card_element(card))
+        assert not any(code in text or element in text for text in texts), card
+
+
+def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True):
+    """One hand between the host and its guests, every text through JSON; returns the table and the guests."""
+    table = BlindTable(setup, target, scores, chooser(rng), chooser(rng), rng=rng)
+    guests = {}
+    for seat, text in table.outbox:
+        guests[seat] = BlindSeat.join(seat, text, rng=rng)
+    table.outbox.clear()
+    choose = chooser(rng)
+    while due(table.flow).step != "over":
+        moved = finish(table.run())
+        for seat, guest in guests.items():
+            for to, text in table.outbox:
+                if to == seat and '"type":"blind"' in text:
+                    finish(guest.take_text(text, setup.hand))
+        table.outbox.clear()
+        for seat, guest in guests.items():
+            body = finish(guest.next_body(choose))
+            if body is None:
+                continue
+            if guests_cheat is not None:
+                body = guests_cheat(guest, body)
+            moved = finish(table.receive(seat, envelope(setup.hand, 1, seat, body))) or moved
+            if scan and not table.flow.hand.keys:
+                assert_blind(table, guests)
+            for other, g in guests.items():
+                for to, text in table.outbox:
+                    if to == other and '"type":"blind"' in text:
+                        finish(g.take_text(text, setup.hand))
+            table.outbox.clear()
+            if table.refused:
+                return table, guests
+        assert moved or due(table.flow).step == "over", due(table.flow)
+    return table, guests
+
+
+def check_hand(table, guests):
+    audit = table.flow.audit
+    assert audit is not None and audit.deck is not None and table.flow.alarms == ()
+    for seat, guest in guests.items():
+        assert guest.flow.public == table.flow.public and guest.flow.alarms == ()
+        assert guest.mine == {j: audit.deck[j] for j in guest.flow.setup.positions_of(seat)}
+    setup = table.setup
+    bots = [s for s in range(setup.players) if s not in setup.humans]
+    assert set(table.own.mine) == {j for s in (setup.host, *bots) for j in setup.positions_of(s)}
+    return audit.deck
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_hand_at_a_table_keeps_every_friends_cards_from_the_host(players):
+    setup = Setup("room", 0, 0, players, 1, TABLES[players], 0)
+    table, guests = play_hand(setup, 121, (0,) * Config(players=players).sides, random.Random(players))
+    deck = check_hand(table, guests)
+    engine = Ledger(Config(players=players), first_dealer=1).add(table.flow.public, deck)
+    assert engine.scores == table.flow.public.scores and engine.hand_no == 1
+    assert [json.loads(text)["n"] for text in table.relayed] == list(range(len(table.flow.bodies)))
+
+
+def test_a_whole_game_to_61_at_two_players():
+    rng, config, dealer = random.Random(5), Config(players=2, target=61), 1
+    ledger, scores, hand = Ledger(config, first_dealer=dealer), (0, 0), 0
+    while True:
+        setup = Setup("room", 0, hand, 2, dealer, (0, 1), 0)
+        table, guests = play_hand(setup, 61, scores, rng, scan=hand < 2)
+        engine = ledger.add(table.flow.public, check_hand(table, guests))
+        public = table.flow.public
+        assert engine.scores == public.scores or public.phase == OVER and engine.winner is not None
+        if public.phase == OVER:
+            break
+        scores, dealer, hand = public.scores, (dealer + 1) % 2, hand + 1
+    assert max(public.scores) >= 61 and 2 <= hand + 1 <= 12
+
+
+@pytest.mark.parametrize("cheat", ["other seat", "out of turn", "malformed", "not dealt"])
+def test_a_friends_bad_message_is_refused_or_stops_the_hand_for_everyone(cheat):
+    setup = Setup("room", 0, 0, 2, 1, (0, 1), 0)
+    played = []
+
+    def tamper(guest, body):
+        if cheat == "other seat" and body["step"] == "discard":
+            return {**body, "seat": 0}
+        if cheat == "out of turn" and body["step"] == "lock":
+            return {"step": "keys", "seat": 1, "shuffle": "0" * 64, "locks": []}
+        if cheat == "malformed" and body["step"] == "unlock":
+            return {**body, "values": body["values"][:-1]}
+        if cheat == "not dealt" and body["step"] == "reveal" and not played:
+            played.append(body)
+            others = sorted(set(Card.parse(c) for c in ("AS", "2S", "3S", "4S")) - set(guest.mine.values()))
+            return {**body, "card": str(others[0])}
+        return body
+
+    table, guests = play_hand(setup, 121, (0, 0), random.Random(3), guests_cheat=tamper)
+    if cheat == "not dealt":
+        alarm = table.flow.alarms[0]
+        assert (alarm.seat, alarm.step) == (1, "reveal") and guests[1].flow.alarms == table.flow.alarms
+        assert table.flow.audit is not None and not table.refused      # everyone's keys came, the audit ran
+    else:
+        seat, reason = table.refused[0]
+        assert seat == 1 and "cannot" in reason or "a " in reason
+        assert table.flow.alarms == () and table.outbox == [] and table.refused[0][0] == 1
