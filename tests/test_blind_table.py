@@ -19,7 +19,7 @@ import pytest
 from game.blind.alarms import finish
 from game.blind.group import card_element, element_text
 from game.blind.public import OVER
-from game.blind.seating import Setup
+from game.blind.seating import Keys, Setup
 from game.cards import Card
 from game.engine import Config
 from web.friends.blind_flow import due, envelope
@@ -87,15 +87,20 @@ def assert_blind(table, guests, clean=None):
             clean.add(text)
 
 
-def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True):
-    """One hand between the host and its guests, every text through JSON; returns the table and the guests."""
-    table = BlindTable(setup, target, scores, chooser(rng), chooser(rng), rng=rng)
+def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True, reload_at=None):
+    """One hand between the host and its guests, every text through JSON; returns the table and
+    the guests. ``reload_at``: once the host has relayed that many messages, the host and every
+    guest reload: each is rebuilt from what it saved (its keys as JSON, the relayed texts)."""
+    table = BlindTable.open(setup, target, scores, chooser(rng), chooser(rng), rng=rng)
     guests = {}
     for seat, text in table.outbox:
         guests[seat] = BlindSeat.join(seat, text, rng=rng)
     table.outbox.clear()
     choose, clean = chooser(rng), set()
     while due(table.flow).step != "over":
+        if reload_at is not None and len(table.relayed) >= reload_at:
+            table, guests = reload(table, guests, rng)
+            reload_at = None
         moved = finish(table.run())
         for seat, guest in guests.items():
             for to, text in table.outbox:
@@ -122,6 +127,20 @@ def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True):
     return table, guests
 
 
+def reload(table, guests, rng):
+    """The host and every guest rebuilt from their saves: keys as JSON, the hand's relayed texts."""
+    def saved(keys):
+        return Keys.from_json(json.loads(json.dumps(keys.to_json())), table.setup.used)
+    relayed = [str(text) for text in table.relayed]
+    host = finish(BlindTable.restore(table.setup.host, relayed, saved(table.own.keys), chooser(rng), chooser(rng), rng))
+    back = {seat: finish(BlindSeat.rejoin(seat, relayed[:guest.last + 1], saved(guest.keys), rng))
+            for seat, guest in guests.items()}
+    for seat, guest in back.items():
+        assert guest.flow == guests[seat].flow and guest.mine == guests[seat].mine
+    assert host.flow == table.flow and host.own.mine == table.own.mine
+    return host, back
+
+
 def check_hand(table, guests):
     audit = table.flow.audit
     assert audit is not None and audit.deck is not None and table.flow.alarms == ()
@@ -142,6 +161,16 @@ def test_a_hand_at_a_table_keeps_every_friends_cards_from_the_host(players):
     engine = Ledger(Config(players=players), first_dealer=1).add(table.flow.public, deck)
     assert engine.scores == table.flow.public.scores and engine.hand_no == 1
     assert [json.loads(text)["n"] for text in table.relayed] == list(range(len(table.flow.bodies)))
+
+
+@pytest.mark.parametrize("at", [4, 14])
+def test_a_hand_goes_on_after_the_host_and_the_friends_reload(at):
+    """At 3 players with a bot (messages: 0 the start, 1-2 the shuffles, 3-4 the locks, 5-6 the
+    deal's unlocks, 7-9 the discards, 10-11 the starter's unlocks, then the play): a reload in
+    the middle of the deal (after 4 messages: the first lock in), and in the play (after 14)."""
+    setup = Setup("room", 0, 0, 3, 2, (0, 1), 0)
+    table, guests = play_hand(setup, 121, (0, 0, 0), random.Random(at), reload_at=at)
+    check_hand(table, guests)
 
 
 def test_a_whole_game_to_61_at_two_players():

@@ -49,6 +49,18 @@ class BlindSeat:
             raise IllegalActionError("a hand opens with its message 0, the start")
         return cls(seat, Flow.open(body), keys, rng)
 
+    @classmethod
+    def rejoin(cls, seat: int, texts: list[str], keys: Keys, rng: random.Random | None = None) -> Work[BlindSeat]:
+        """A browser back after a reload: its ``keys`` as it kept them (`Keys.to_json`) and the
+        hand's relayed ``texts`` from message 0, as the host sends them again. Each is checked
+        again, this browser's own too (a reload never trusts them ``made_here``)."""
+        if not texts:
+            raise IllegalActionError("a hand is rebuilt from its messages, the start first")
+        me = cls.join(seat, texts[0], keys, rng)
+        for text in texts[1:]:
+            yield from me.take_text(text, me.flow.setup.hand)
+        return me
+
     def take(self, sender: int, body: object) -> Work[None]:
         """Take the host's next relayed ``body`` (sent by human seat ``sender``): its own, just
         made, without checking its proofs again. Reads its cards once they are dealt."""

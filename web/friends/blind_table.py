@@ -40,17 +40,30 @@ class BlindTable:
     friend who comes back), ``received`` every text a friend sent; ``refused`` the reasons it
     gave for what it refused."""
 
-    def __init__(self, setup: Setup, target: int, scores: tuple[int, ...], choose_own: Choose, choose_bot: Choose,
-                 keys: Keys | None = None, rng: random.Random | None = None) -> None:
-        start = start_body(setup, target, scores)
-        self.own = BlindSeat(setup.host, Flow.open(start), keys, rng)
-        self.choose_own, self.choose_bot = choose_own, choose_bot
-        self.n = -1
+    def __init__(self, own: BlindSeat, choose_own: Choose, choose_bot: Choose, relayed: list[str]) -> None:
+        self.own, self.choose_own, self.choose_bot = own, choose_own, choose_bot
+        self.relayed = relayed
+        self.n = len(relayed) - 1
         self.outbox: list[tuple[int, str]] = []
-        self.relayed: list[str] = []
         self.received: list[str] = []
         self.refused: list[tuple[int, str]] = []
-        self._relay(setup.host, start)
+
+    @classmethod
+    def open(cls, setup: Setup, target: int, scores: tuple[int, ...], choose_own: Choose, choose_bot: Choose,
+             keys: Keys | None = None, rng: random.Random | None = None) -> BlindTable:
+        """A new hand: fresh keys for the host (unless given), and the start sent to every friend."""
+        start = start_body(setup, target, scores)
+        table = cls(BlindSeat(setup.host, Flow.open(start), keys, rng), choose_own, choose_bot, [])
+        table._relay(setup.host, start)
+        return table
+
+    @classmethod
+    def restore(cls, seat: int, relayed: list[str], keys: Keys, choose_own: Choose, choose_bot: Choose,
+                rng: random.Random | None = None) -> Work[BlindTable]:
+        """The host's hand after a reload, from what it saved: its ``keys`` and the ``relayed``
+        texts (each checked again: `BlindSeat.rejoin`). It sends nothing until a friend asks."""
+        own = yield from BlindSeat.rejoin(seat, relayed, keys, rng)
+        return cls(own, choose_own, choose_bot, list(relayed))
 
     @property
     def flow(self) -> Flow:
