@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from game.blind.alarms import finish
-from game.blind.group import card_element, element_text
+from game.blind.alarms import Alarm, finish
+from game.blind.group import G, P, card_element, element_text
 from game.blind.public import OVER
 from game.blind.seating import Keys, Setup
 from game.cards import Card
@@ -188,7 +188,7 @@ def test_a_whole_game_to_61_at_two_players():
     assert max(public.scores) >= 61 and 2 <= hand + 1 <= 12
 
 
-@pytest.mark.parametrize("cheat", ["other seat", "out of turn", "malformed", "not dealt"])
+@pytest.mark.parametrize("cheat", ["other seat", "out of turn", "malformed", "not dealt", "bad shuffle", "lying stop"])
 def test_a_friends_bad_message_is_refused_or_stops_the_hand_for_everyone(cheat):
     setup = Setup("room", 0, 0, 2, 1, (0, 1), 0)
     played = []
@@ -204,10 +204,19 @@ def test_a_friends_bad_message_is_refused_or_stops_the_hand_for_everyone(cheat):
             played.append(body)
             others = sorted(set(Card.parse(c) for c in ("AS", "2S", "3S", "4S")) - set(guest.mine.values()))
             return {**body, "card": str(others[0])}
+        if cheat == "bad shuffle" and body["step"] == "shuffle":     # the last shuffler spoils its own first card
+            return {**body, "deck": body["deck"][:1] + [element_text(pow(G, 12345, P))] + body["deck"][2:]}
+        if cheat == "lying stop" and body["step"] == "discard":
+            return {"step": "stop", "seat": 1, "position": 1}
         return body
 
     table, guests = play_hand(setup, 121, (0, 0), random.Random(3), guests_cheat=tamper)
-    if cheat == "not dealt":
+    if cheat in ("bad shuffle", "lying stop"):         # only the friend could see it: every browser stops
+        stop = Alarm(None, "deal", "seat 2 found position 1 is not a card once unlocked")
+        blamed = (1, "shuffle") if cheat == "bad shuffle" else (1, "stop")
+        assert table.flow.alarms[0] == stop and (table.flow.alarms[1].seat, table.flow.alarms[1].step) == blamed
+        assert guests[1].flow.alarms == table.flow.alarms and table.flow.audit is not None
+    elif cheat == "not dealt":
         alarm = table.flow.alarms[0]
         assert (alarm.seat, alarm.step) == (1, "reveal") and guests[1].flow.alarms == table.flow.alarms
         assert table.flow.audit is not None and not table.refused      # everyone's keys came, the audit ran

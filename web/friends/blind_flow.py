@@ -10,7 +10,11 @@ A message's ``body`` is one of `game.blind`'s (``shuffle``, ``lock``, ``unlock``
   opens the hand (message 0);
 - ``{"step": "discard", "seat": s, "positions": [j, k]}``: seat ``s`` puts those positions in
   the crib (`game.blind.public.Public.discard`);
-- ``{"step": "go", "seat": s}``: seat ``s`` claims it cannot play (the audit checks it).
+- ``{"step": "go", "seat": s}``: seat ``s`` claims it cannot play (the audit checks it);
+- ``{"step": "stop", "seat": s, "position": j}``: the human seat ``s`` found that its position
+  ``j`` is not a card once unlocked (or a card dealt twice), which only its browser can see: the
+  hand stops, every seat publishes its keys, and the audit names the cheat (or ``s``, if every
+  position was a card).
 
 A ``reveal`` in the play is the turn's seat playing that card; in the show, a crib card shown.
 The seat that sends a bot's messages is the host's (`actor`): its browser holds the bot's cards.
@@ -45,7 +49,7 @@ from game.errors import IllegalActionError, ParseError, shown
 
 BLIND_STEPS = ("shuffle", "lock", "unlock", "reveal", "keys")
 TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "discard": {"step", "seat", "positions"},
-               "go": {"step", "seat"}}
+               "go": {"step", "seat"}, "stop": {"step", "seat", "position"}}
 MAX_BODY = 65_536        # the largest body, a 4-player lock, is about 40 KiB of JSON
 
 
@@ -148,6 +152,8 @@ def advance(flow: Flow, body: object, sender: int, made_here: bool = False) -> W
         raise ParseError(f"a {step} message has {', '.join(sorted(TABLE_STEPS[step]))}")
     if type(seat) is not int or not 0 <= seat < flow.setup.players:
         raise ParseError(f"a seat is one of the table's, not {shown(seat)}")
+    if step == "stop":
+        return _stop(flow, now, seat, sender, body)
     _check_due(flow, now, step, seat, sender, body)
     if step in TABLE_STEPS:
         public = _table_move(flow.public, step, seat, body)
@@ -177,8 +183,21 @@ def _after(flow: Flow) -> Work[Flow]:
         alarms = result.alarms
         if result.deck is not None and not flow.alarms:
             alarms += check_moves(public, result.deck)
+        stopper = next((body["seat"] for body in flow.bodies if body["step"] == "stop"), None)
+        if type(stopper) is int and not alarms:
+            alarms = (Alarm(stopper, "stop", "it stopped the hand, but every position is a card"),)
         flow = replace(flow, audit=result, alarms=flow.alarms + alarms)
     return flow
+
+
+def _stop(flow: Flow, now: Due, seat: int, sender: int, body: Message) -> Flow:
+    position = body["position"]
+    if seat != sender or not flow.hand.dealt or flow.stopped or now.step in ("keys", "audit", "over") \
+            or type(position) is not int or not 0 <= position < flow.setup.used \
+            or flow.setup.keyholder(position) != seat:
+        raise IllegalActionError(f"seat {sender + 1} cannot stop the hand now, for position {shown(position)}")
+    alarm = Alarm(None, "deal", f"seat {seat + 1} found position {position} is not a card once unlocked")
+    return replace(flow, alarms=(alarm,), bodies=flow.bodies + (body,))
 
 
 def _check_due(flow: Flow, now: Due, step: str, seat: int, sender: int, body: Message) -> None:

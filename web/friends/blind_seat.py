@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
-from game.blind.alarms import Alarm, Work
+from game.blind.alarms import Work
 from game.blind.deck import deal_unlocks, keys_message, lock, own_cards, public_unlocks, reveal, shuffle
 from game.blind.public import CUTTING
 from game.blind.seating import Keys, new_keys
@@ -39,6 +38,7 @@ class BlindSeat:
         self.keys = keys if keys is not None else new_keys(flow.setup, seat, rng)
         self.mine: dict[int, Card] = {}
         self.pending: Message | None = None
+        self.faults: tuple[int, ...] = ()     # its positions that were not a card, or a card twice, once unlocked
         self.last = 0          # the number of the last message taken (0: the start)
 
     @classmethod
@@ -71,8 +71,8 @@ class BlindSeat:
         if self.flow.hand.dealt and not self.mine and not self.flow.stopped:
             cards, alarms = yield from own_cards(self.flow.hand, self.keys)
             self.mine = cards
-            if alarms:
-                self._stop(alarms)
+            self.faults = tuple(j for j in range(self.flow.setup.used)
+                                if self.flow.setup.keyholder(j) == self.seat and j not in cards) if alarms else ()
 
     def take_text(self, text: str, hand: int) -> Work[None]:
         """`take` the host's envelope text (`blind_flow.envelope`) of hand ``hand``, in order."""
@@ -88,6 +88,9 @@ class BlindSeat:
         if self.pending is not None:
             return None
         flow, now = self.flow, due(self.flow)
+        if self.faults and not flow.stopped:      # only this browser can see it: it stops the hand for all
+            self.pending = {"step": "stop", "seat": self.seat, "position": self.faults[0]}
+            return self.pending
         mine = [s for s in now.seats if actor(flow.setup, s) == self.seat]
         if not mine:
             return None
@@ -126,5 +129,3 @@ class BlindSeat:
         """``seat``'s cards not yet played, by position (this browser's own, or a bot's at the host)."""
         return {j: self.mine[j] for j in self.flow.public.held[seat] if j in self.mine}
 
-    def _stop(self, alarms: tuple[Alarm, ...]) -> None:
-        self.flow = replace(self.flow, alarms=self.flow.alarms + alarms)
