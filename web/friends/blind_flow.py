@@ -50,7 +50,7 @@ from game.errors import IllegalActionError, ParseError, shown
 BLIND_STEPS = ("shuffle", "lock", "unlock", "reveal", "keys")
 TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "discard": {"step", "seat", "positions"},
                "go": {"step", "seat"}, "stop": {"step", "seat", "position"}}
-MAX_BODY = 65_536        # the largest body, a 4-player lock, is about 40 KiB of JSON
+MAX_BODY = 65_536        # the largest bodies, a shuffle and a 4-player lock, are about 27 KiB of JSON
 
 
 @dataclass(frozen=True)
