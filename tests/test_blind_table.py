@@ -144,8 +144,11 @@ def reload(table, guests, rng):
 def check_hand(table, guests):
     audit = table.flow.audit
     assert audit is not None and audit.deck is not None and table.flow.alarms == ()
+    pegs = [event for event in table.flow.events if event.kind == "peg"]
+    assert pegs and pegs[-1].scores == table.flow.public.scores
     for seat, guest in guests.items():
         assert guest.flow.public == table.flow.public and guest.flow.alarms == ()
+        assert guest.flow.events == table.flow.events
         assert guest.mine == {j: audit.deck[j] for j in guest.flow.setup.positions_of(seat)}
     setup = table.setup
     bots = [s for s in range(setup.players) if s not in setup.humans]

@@ -46,6 +46,7 @@ from game.blind.transcript import Hand, Message, accept
 from game.cards import Card
 from game.engine import Config
 from game.errors import IllegalActionError, ParseError, shown
+from game.events import Event
 
 BLIND_STEPS = ("shuffle", "lock", "unlock", "reveal", "keys")
 TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "discard": {"step", "seat", "positions"},
@@ -65,13 +66,14 @@ class Due:
 @dataclass(frozen=True)
 class Flow:
     """A hand as every seated browser follows it: the ``setup``, the blind deal's transcript
-    (``hand``), the public play (``public``), the ``bodies`` accepted in order (what a browser
-    saves to rebuild it), the ``alarms`` (the first one stops the hand: every seat then
+    (``hand``), the public play (``public``) and its ``events`` so far (the engine's kinds: what
+    the screens show), the ``bodies`` accepted in order (what a browser saves to rebuild it), the ``alarms`` (the first one stops the hand: every seat then
     publishes its keys) and, once every key is in, the ``audit``."""
 
     setup: Setup
     hand: Hand
     public: Public
+    events: tuple[Event, ...] = ()
     bodies: tuple[Message, ...] = ()
     alarms: tuple[Alarm, ...] = ()
     audit: Audit | None = None
@@ -90,7 +92,7 @@ class Flow:
         if config is None:
             raise ParseError(f"a game's target is 61 or 121, not {shown(target)}")
         public = Public.start(config, setup.dealer, tuple(scores))
-        return cls(setup, Hand(setup), public, (body,))
+        return cls(setup, Hand(setup), public, bodies=(body,))
 
     @property
     def stopped(self) -> bool:
@@ -156,28 +158,30 @@ def advance(flow: Flow, body: object, sender: int, made_here: bool = False) -> W
         return _stop(flow, now, seat, sender, body)
     _check_due(flow, now, step, seat, sender, body)
     if step in TABLE_STEPS:
-        public = _table_move(flow.public, step, seat, body)
-        return replace(flow, public=public, bodies=flow.bodies + (body,))
-    public = _tentative_reveal(flow, body) if step == "reveal" and now.step == "play" else flow.public
+        public, events = _table_move(flow.public, step, seat, body)
+        return replace(flow, public=public, events=flow.events + events, bodies=flow.bodies + (body,))
+    public, events = _tentative_reveal(flow, body) if step == "reveal" and now.step == "play" else (flow.public, ())
     if step == "reveal" and now.step == "reveal" and body.get("position") not in _crib_positions(flow.public):
         raise IllegalActionError("only the crib's cards are shown now")
     hand, alarms = yield from accept(flow.hand, body, made_here)
     if alarms:       # relayed all the same: every browser sees the alarm for itself
         return replace(flow, alarms=alarms, bodies=flow.bodies + (body,))
-    flow = replace(flow, hand=hand, public=public, bodies=flow.bodies + (body,))
+    flow = replace(flow, hand=hand, public=public, events=flow.events + events, bodies=flow.bodies + (body,))
     return (yield from _after(flow))
 
 
 def _after(flow: Flow) -> Work[Flow]:
     """What follows a blind message by itself: the cut, the show, the audit."""
-    setup, hand, public = flow.setup, flow.hand, flow.public
+    setup, hand, public, events = flow.setup, flow.hand, flow.public, flow.events
     starter = hand.cards[setup.starter] if hand.cards else None
     if public.phase == CUTTING and starter is not None:
-        public, _ = public.cut(starter)
+        public, cut = public.cut(starter)
+        events += cut
     crib = {j: hand.cards[j] for j in _crib_positions(public)} if public.phase == SHOWING else {}
     if crib and all(card is not None for card in crib.values()):
-        public, _ = public.show({j: card for j, card in crib.items() if card is not None})
-    flow = replace(flow, public=public)
+        public, shown_ = public.show({j: card for j, card in crib.items() if card is not None})
+        events += shown_
+    flow = replace(flow, public=public, events=events)
     if due(flow).step == "audit":
         result = yield from audit(hand)
         alarms = result.alarms
@@ -215,13 +219,13 @@ def _check_due(flow: Flow, now: Due, step: str, seat: int, sender: int, body: Me
                                  f"{' or '.join(f'seat {s + 1}' for s in now.seats) or 'no one'}")
 
 
-def _table_move(public: Public, step: str, seat: int, body: Message) -> Public:
+def _table_move(public: Public, step: str, seat: int, body: Message) -> tuple[Public, tuple[Event, ...]]:
     if step == "go":
-        return public.go(seat)[0]
+        return public.go(seat)
     positions = body["positions"]
     if not isinstance(positions, list) or any(type(j) is not int for j in positions):
         raise ParseError("a discard's positions are whole numbers")
-    return public.discard(seat, tuple(positions))[0]
+    return public.discard(seat, tuple(positions))
 
 
 def _owner(flow: Flow, body: Message) -> int | None:
@@ -230,13 +234,13 @@ def _owner(flow: Flow, body: Message) -> int | None:
     return flow.setup.dealt_to(position) if type(position) is int and 0 <= position < flow.setup.used else None
 
 
-def _tentative_reveal(flow: Flow, body: Message) -> Public:
+def _tentative_reveal(flow: Flow, body: Message) -> tuple[Public, tuple[Event, ...]]:
     """The public play after the card a ``reveal`` plays (its proof is checked next)."""
     position, owner = body.get("position"), _owner(flow, body)
     if owner is None or type(position) is not int:
         raise IllegalActionError(f"position {shown(position)} holds no seat's card")
     card = Card.parse(body.get("card"))   # type: ignore[arg-type]   # Card.parse refuses what is not text
-    return flow.public.play(owner, position, card)[0]
+    return flow.public.play(owner, position, card)
 
 
 def _crib_positions(public: Public) -> list[int]:
