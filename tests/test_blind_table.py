@@ -22,6 +22,7 @@ from game.blind.public import OVER
 from game.blind.seating import Keys, Setup
 from game.cards import Card
 from game.engine import Config
+from game.errors import IllegalActionError
 from web.friends.blind_flow import due, envelope
 from web.friends.blind_seat import BlindSeat
 from web.friends.blind_table import BlindTable, Ledger
@@ -87,44 +88,55 @@ def assert_blind(table, guests, clean=None):
             clean.add(text)
 
 
-def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True, reload_at=None):
+def play_hand(setup, target, scores, rng, guests_cheat=None, scan=True, reload_at=None, stop_at=None):
     """One hand between the host and its guests, every text through JSON; returns the table and
     the guests. ``reload_at``: once the host has relayed that many messages, the host and every
-    guest reload: each is rebuilt from what it saved (its keys as JSON, the relayed texts)."""
+    guest reload: each is rebuilt from what it saved (its keys as JSON, the relayed texts).
+    ``stop_at``: return as soon as that step is due."""
     table = BlindTable.open(setup, target, scores, chooser(rng), chooser(rng), rng=rng)
     guests = {}
     for seat, text in table.outbox:
         guests[seat] = BlindSeat.join(seat, text, rng=rng)
     table.outbox.clear()
-    choose, clean = chooser(rng), set()
-    while due(table.flow).step != "over":
+    choose, clean, lost = chooser(rng), set(), set()
+    while due(table.flow).step not in ("over", stop_at):
         if reload_at is not None and len(table.relayed) >= reload_at:
             table, guests = reload(table, guests, rng)
             reload_at = None
         moved = finish(table.run())
+        deliver(table, guests, lost, cheats=guests_cheat is not None)
         for seat, guest in guests.items():
-            for to, text in table.outbox:
-                if to == seat and '"type":"blind"' in text:
-                    finish(guest.take_text(text, setup.hand))
-        table.outbox.clear()
-        for seat, guest in guests.items():
-            body = finish(guest.next_body(choose))
+            body = finish(guest.next_body(choose)) if seat not in lost else None
             if body is None:
                 continue
             if guests_cheat is not None:
-                body = guests_cheat(guest, body)
+                body = guest.pending = guests_cheat(guest, body)     # a patched page
             moved = finish(table.receive(seat, envelope(setup.hand, 1, seat, body))) or moved
             if scan and not table.flow.hand.keys:
                 assert_blind(table, guests, clean)
-            for other, g in guests.items():
-                for to, text in table.outbox:
-                    if to == other and '"type":"blind"' in text:
-                        finish(g.take_text(text, setup.hand))
-            table.outbox.clear()
+            deliver(table, guests, lost, cheats=guests_cheat is not None)
             if table.refused:
                 return table, guests
-        assert moved or due(table.flow).step == "over", due(table.flow)
+        if not moved and lost:
+            return table, guests          # the hand waits for the cheat's keys
+        assert moved, due(table.flow)
     return table, guests
+
+
+def deliver(table, guests, lost, cheats):
+    """The host's outbox to its guests. A cheating page trusts its own messages, so its view
+    may part from the table's: with ``cheats``, a guest that refuses the host's next message
+    is ``lost`` (it takes no more)."""
+    for seat, guest in guests.items():
+        for to, text in table.outbox:
+            if to == seat and '"type":"blind"' in text and seat not in lost:
+                try:
+                    finish(guest.take_text(text, table.setup.hand))
+                except IllegalActionError:
+                    if not cheats:
+                        raise
+                    lost.add(seat)
+    table.outbox.clear()
 
 
 def reload(table, guests, rng):
@@ -219,10 +231,9 @@ def test_a_friends_bad_message_is_refused_or_stops_the_hand_for_everyone(cheat):
         blamed = (1, "shuffle") if cheat == "bad shuffle" else (1, "stop")
         assert table.flow.alarms[0] == stop and (table.flow.alarms[1].seat, table.flow.alarms[1].step) == blamed
         assert guests[1].flow.alarms == table.flow.alarms and table.flow.audit is not None
-    elif cheat == "not dealt":
+    elif cheat == "not dealt":       # the cheat's page took its own reveal: the table stops, and waits for its keys
         alarm = table.flow.alarms[0]
-        assert (alarm.seat, alarm.step) == (1, "reveal") and guests[1].flow.alarms == table.flow.alarms
-        assert table.flow.audit is not None and not table.refused      # everyone's keys came, the audit ran
+        assert (alarm.seat, alarm.step) == (1, "reveal") and due(table.flow).step == "keys"
     else:
         assert table.refused == [(1, REFUSED[cheat])] and table.flow.alarms == ()
         assert table.flow.bodies == guests[1].flow.bodies and table.outbox == []   # nothing relayed
@@ -249,3 +260,14 @@ def test_the_scan_finds_a_friends_card_wherever_the_host_keeps_it():
     table.received.append(json.dumps({"x": element_text(card_element(card))}))
     with pytest.raises(AssertionError):
         assert_blind(table, guests)
+
+
+def test_a_friend_refuses_a_move_the_host_forged_in_its_name():
+    setup = Setup("room", 0, 0, 2, 1, (0, 1), 0)
+    table, guests = play_hand(setup, 121, (0, 0), random.Random(4), stop_at="discard")
+    guest = guests[1]
+    before, last = guest.flow, guest.last
+    forged = envelope(0, guest.last + 1, 1, {"step": "discard", "seat": 1, "positions": sorted(guest.mine)[:2]})
+    with pytest.raises(IllegalActionError, match="as seat 2's, a message this browser did not send"):
+        finish(guest.take_text(forged, 0))
+    assert guest.flow is before and guest.last == last and guest.mine      # nothing changed

@@ -58,12 +58,16 @@ class BlindSeat:
             raise IllegalActionError("a hand is rebuilt from its messages, the start first")
         me = cls.join(seat, texts[0], keys, rng)
         for text in texts[1:]:
-            yield from me.take_text(text, me.flow.setup.hand)
+            yield from me.take_text(text, me.flow.setup.hand, replayed=True)
         return me
 
-    def take(self, sender: int, body: object) -> Work[None]:
+    def take(self, sender: int, body: object, replayed: bool = False) -> Work[None]:
         """Take the host's next relayed ``body`` (sent by human seat ``sender``): its own, just
-        made, without checking its proofs again. Reads its cards once they are dealt."""
+        made, without checking its proofs again. Reads its cards once they are dealt. A body
+        relayed as this seat's that it did not just send is refused (a host forging its
+        moves), unless ``replayed`` after a reload."""
+        if sender == self.seat and not replayed and body != self.pending:
+            raise IllegalActionError(f"the host relayed, as seat {self.seat + 1}'s, a message this browser did not send")
         made_here = sender == self.seat and body == self.pending
         self.flow = yield from advance(self.flow, body, sender, made_here)
         if sender == self.seat:
@@ -74,12 +78,12 @@ class BlindSeat:
             self.faults = tuple(j for j in range(self.flow.setup.used)
                                 if self.flow.setup.keyholder(j) == self.seat and j not in cards) if alarms else ()
 
-    def take_text(self, text: str, hand: int) -> Work[None]:
+    def take_text(self, text: str, hand: int, replayed: bool = False) -> Work[None]:
         """`take` the host's envelope text (`blind_flow.envelope`) of hand ``hand``, in order."""
         number, n, sender, body = read_envelope(text)
         if number != hand or n != self.last + 1:
             raise IllegalActionError(f"message {n} of hand {number} is out of order (expected {self.last + 1})")
-        yield from self.take(sender, body)
+        yield from self.take(sender, body, replayed)
         self.last = n
 
     def next_body(self, choose: Choose) -> Work[Message | None]:
