@@ -271,3 +271,17 @@ def test_a_friend_refuses_a_move_the_host_forged_in_its_name():
     with pytest.raises(IllegalActionError, match="as seat 2's, a message this browser did not send"):
         finish(guest.take_text(forged, 0))
     assert guest.flow is before and guest.last == last and guest.mine      # nothing changed
+
+
+def test_a_hand_is_dealt_again_with_a_bot_for_a_friend_who_does_not_come_back():
+    setup = Setup("room", 0, 3, 3, 2, (0, 1), 0)
+    table, guests = play_hand(setup, 121, (5, 7, 9), random.Random(6), stop_at="play")
+    assert table.flow.public.starter is not None and table.own.mine     # dealt and cut: the play waits
+    again = table.without(1, hand=4, rng=random.Random(7))
+    assert again.setup.humans == (0,) and again.flow.public.scores == (5, 7, 9) and again.outbox == []
+    while due(again.flow).step != "over":
+        assert finish(again.run())
+    assert again.flow.audit is not None and again.flow.alarms == ()
+    assert set(again.own.mine) == {j for seat in range(3) for j in again.setup.positions_of(seat)}
+    with pytest.raises(IllegalActionError):
+        table.without(0, hand=4)

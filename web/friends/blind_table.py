@@ -65,6 +65,27 @@ class BlindTable:
         own = yield from BlindSeat.rejoin(seat, relayed, keys, rng)
         return cls(own, choose_own, choose_bot, list(relayed))
 
+    def without(self, away: int, hand: int, keys: Keys | None = None, rng: random.Random | None = None) -> BlindTable:
+        """The hand dealt again, as new hand number ``hand`` (so no proof of this one can be
+        replayed into it), with a bot in the seat of the friend who is ``away``, from the
+        scores before this hand: what the host does when a friend does not come back in time
+        (the screens announce it). This hand's ``relayed`` messages stay in the record.
+
+        >>> from game.blind.alarms import finish
+        >>> first = lambda flow, seat, cards: tuple(sorted(cards))[:2]
+        >>> table = BlindTable.open(Setup("room", 0, 0, 2, 1, (0, 1), 0), 121, (0, 0), first, first)
+        >>> again = table.without(1, hand=1)
+        >>> again.setup.humans, again.setup.hand, again.flow.public.scores, len(again.outbox)
+        ((0,), 1, (0, 0), 0)
+        """
+        setup = self.setup
+        if away == setup.host or away not in setup.humans:
+            raise IllegalActionError(f"seat {away + 1} is no friend's seat at this hand")
+        humans = tuple(seat for seat in setup.humans if seat != away)
+        again = Setup(setup.table, setup.game, hand, setup.players, setup.dealer, humans, setup.host)
+        return BlindTable.open(again, self.flow.public.config.target, self.flow.public.before, self.choose_own,
+                               self.choose_bot, keys, rng)
+
     @property
     def flow(self) -> Flow:
         return self.own.flow
