@@ -15,6 +15,7 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from game.blind.alarms import Alarm, finish
 from game.blind.group import G, P, card_element, element_text
@@ -285,3 +286,36 @@ def test_a_hand_is_dealt_again_with_a_bot_for_a_friend_who_does_not_come_back():
     assert set(again.own.mine) == {j for seat in range(3) for j in again.setup.positions_of(seat)}
     with pytest.raises(IllegalActionError):
         table.without(0, hand=4)
+
+
+SCALARS = st.none() | st.booleans() | st.integers(-5, 60) | st.text(max_size=6) | st.sampled_from(["AS", "5H", "0" * 64])
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                         max_size=3), max_leaves=8)
+BODIES = st.fixed_dictionaries({"step": st.sampled_from(["shuffle", "lock", "unlock", "reveal", "keys", "discard", "go",
+                                                         "stop", "start", "x"]),
+                                "seat": st.integers(-1, 4) | SCALARS},
+                               optional={"positions": VALUES, "position": VALUES, "card": VALUES, "proof": VALUES,
+                                         "values": VALUES, "proofs": VALUES, "commits": VALUES, "deck": VALUES,
+                                         "commit": VALUES, "shuffle": VALUES, "locks": VALUES, "setup": VALUES})
+AT_DISCARD = {}
+
+
+@settings(max_examples=120, deadline=None)
+@given(body=BODIES | VALUES, wrap=st.booleans())
+def test_whatever_a_friend_sends_the_host_refuses_it_and_changes_nothing(body, wrap):
+    """A dealt hand waiting for the discards: a friend's bodies (or any JSON) never crash the
+    host; each is refused with a reason to that friend alone, and changes nothing (but a
+    discard of two of its own cards, which the rules allow)."""
+    if not AT_DISCARD:
+        setup = Setup("room", 0, 0, 2, 1, (0, 1), 0)
+        AT_DISCARD["table"] = play_hand(setup, 121, (0, 0), random.Random(8), stop_at="discard")[0]
+    table = AT_DISCARD["table"]
+    before, relayed = table.flow, len(table.relayed)
+    text = envelope(0, 1, 1, body) if wrap else json.dumps(body)
+    if finish(table.receive(1, text)):      # a discard of two of its own cards, found by chance: fair
+        assert isinstance(body, dict) and body["step"] == "discard" and due(before).step == "discard"
+        table.outbox.clear()
+        return
+    assert table.flow is before and len(table.relayed) == relayed
+    assert table.refused[-1][0] == 1 and table.outbox[-1][0] == 1
+    table.outbox.clear()
