@@ -43,11 +43,25 @@ class BlindSeat:
 
     @classmethod
     def join(cls, seat: int, text: str, keys: Keys | None = None, rng: random.Random | None = None) -> BlindSeat:
-        """A guest's seat at the hand the host's first envelope (message 0, the start) opens."""
+        """A guest's seat at the hand the host's first envelope (message 0, the start) opens;
+        the guest's controller checks the table, game and hand numbers are the ones it expects.
+
+        >>> from game.blind.seating import Setup
+        >>> from .blind_flow import envelope, start_body
+        >>> text = envelope(0, 0, 0, start_body(Setup("room", 0, 0, 3, 1, (0, 2), 0), 121, (0, 0, 0)))
+        >>> BlindSeat.join(2, text).flow.setup.humans
+        (0, 2)
+        >>> BlindSeat.join(1, text)
+        Traceback (most recent call last):
+        game.errors.IllegalActionError: seat 2 holds no keys at this hand: a bot plays it
+        """
         _, n, _, body = read_envelope(text)
         if n != 0:
             raise IllegalActionError("a hand opens with its message 0, the start")
-        return cls(seat, Flow.open(body), keys, rng)
+        flow = Flow.open(body)
+        if seat not in flow.setup.humans:
+            raise IllegalActionError(f"seat {seat + 1} holds no keys at this hand: a bot plays it")
+        return cls(seat, flow, keys, rng)
 
     @classmethod
     def rejoin(cls, seat: int, texts: list[str], keys: Keys, rng: random.Random | None = None) -> Work[BlindSeat]:
