@@ -1,7 +1,8 @@
 """What a guest's page and a spectator's page read alike: the table as the host describes it.
 
 Both pages hold the host's last ``table`` message (`protocol.TableInfo`) and draw the seats,
-the names and the levels from it; `HostDescribed` answers those questions once for both.
+the names and the levels from it, keep the chat the host sends and the reasons they dropped a
+message; `HostDescribed` does that once for both.
 
 >>> table = HostDescribed()
 >>> table.table = {"players": 2, "target": 61, "seats": [
@@ -16,8 +17,11 @@ from __future__ import annotations
 from game.engine import OVER
 from game.events import side_name
 
-from .protocol import SeatInfo, TableInfo
+from .protocol import ChatLine, Message, SeatInfo, TableInfo
 from ..seat import SeatTable
+
+CHAT_SHOWN = 200    # chat lines kept on the page
+DROPS_KEPT = 100    # reasons for dropped messages kept (for tests and the curious)
 
 
 class HostDescribed(SeatTable):
@@ -25,6 +29,8 @@ class HostDescribed(SeatTable):
     the first one arrives)."""
 
     table: TableInfo | None = None
+    chat: list[ChatLine]
+    drops: list[str]
 
     def names(self) -> list[str]:
         assert self.table is not None, "the host has described the table"
@@ -55,3 +61,12 @@ class HostDescribed(SeatTable):
     def is_over(self) -> bool:
         view = self.view()
         return view is not None and view.phase == OVER
+
+    def drop(self, reason: str) -> None:
+        self.drops = (self.drops + [reason])[-DROPS_KEPT:]
+
+    def on_chat(self, message: Message) -> None:
+        self.chat = (self.chat + message["lines"])[-CHAT_SHOWN:]
+        if message["lines"]:
+            last = message["lines"][-1]
+            self.seat_screen.announcement = last["text"] if last["system"] else f"{last['name']}: {last['text']}"

@@ -39,9 +39,7 @@ from ..coach.follow import TableCoach
 from ..profile.records import GameRecord, coach_figures, make_record
 from ..session import clean_name
 
-CHAT_SHOWN = 200
 HELLO_AGAIN = 5.0     # seconds without a welcome or refusal before the hello goes again
-DROPS_KEPT = 100
 
 
 class GuestController(HostDescribed):
@@ -155,9 +153,6 @@ class GuestController(HostDescribed):
             return self.drop(f"a spectator's {message.type} message")
         handler(message)
 
-    def drop(self, reason: str) -> None:
-        self.drops = (self.drops + [reason])[-DROPS_KEPT:]
-
     def on_welcome(self, message: Message) -> None:
         self.seat, self.token = message["seat"], message["token"]
         self.fair.seat = self.seat
@@ -189,12 +184,6 @@ class GuestController(HostDescribed):
         self.fair.kinds = tuple(seat["kind"] for seat in self.table["seats"])
         if self.screen == "lobby" and self.table["started"] and self.view() is not None:
             self.screen = "table"
-
-    def on_chat(self, message: Message) -> None:
-        self.chat = (self.chat + message["lines"])[-CHAT_SHOWN:]
-        if message["lines"]:
-            last = message["lines"][-1]
-            self.seat_screen.announcement = last["text"] if last["system"] else f"{last['name']}: {last['text']}"
 
     def on_view(self, message: Message) -> None:
         view, events = message["view"], message["events"]

@@ -33,9 +33,6 @@ from .described import HostDescribed
 from .protocol import ChatLine, Message, ProtocolError, TableInfo, parse
 from .watchers import WATCH_ONLY
 
-CHAT_SHOWN = 200
-DROPS_KEPT = 100
-
 
 class SpectatorController(HostDescribed):
     """One spectator's screen. ``screen``: lobby (until the game is on), table or rejected."""
@@ -91,19 +88,10 @@ class SpectatorController(HostDescribed):
             return self.drop(f"a seat's {message.type} message")
         handler(message)
 
-    def drop(self, reason: str) -> None:
-        self.drops = (self.drops + [reason])[-DROPS_KEPT:]
-
     def on_table(self, message: Message) -> None:
         self.table = cast(TableInfo, message.fields)      # (`parse` checked each field)
         if self.screen == "lobby" and self.table["started"] and self.view() is not None:
             self.screen = "table"
-
-    def on_chat(self, message: Message) -> None:
-        self.chat = (self.chat + message["lines"])[-CHAT_SHOWN:]
-        if message["lines"]:
-            last = message["lines"][-1]
-            self.seat_screen.announcement = last["text"] if last["system"] else f"{last['name']}: {last['text']}"
 
     def on_watch(self, message: Message) -> None:
         if self.table is None:
