@@ -19,6 +19,7 @@ from game.engine import OVER, PLAYING, Config, apply, legal_actions, new_game, r
 from game.errors import IllegalActionError, ParseError
 from game.scoring import score_hand
 from game.view import view
+from test_engine_scripted import pegs, run
 
 FIVE = Config(players=2, target=61, variant="five")
 
@@ -28,18 +29,6 @@ def table(dealer, hands, starter):
     dealt = {seat: parse_cards(text) for seat, text in hands.items()}
     deck = stack_deck(FIVE, dealer, dealt, Card.parse(starter))
     return new_game(FIVE, seed=1, stacked=[deck], first_dealer=dealer)
-
-
-def run(state, *moves):
-    events = []
-    for move in moves:
-        state, new = apply(state, move)
-        events += new
-    return state, events
-
-
-def pegs(events):
-    return [(e.seat, e.breakdown.label()) for e in events if e.kind == "peg"]
 
 
 def shows(events):

@@ -11,6 +11,7 @@ from game.codec import config_from_json, config_to_json, decode_state, encode_st
 from game.engine import OVER, SHOWING, Config, apply, legal_actions, new_game, replay, stack_deck
 from game.errors import IllegalActionError, ParseError
 from game.view import view
+from test_engine_scripted import pegs, run
 
 MUGGINS = Config(muggins=True)
 
@@ -19,18 +20,6 @@ def table(hands, starter, dealer=0, config=MUGGINS):
     dealt = {seat: parse_cards(text) for seat, text in hands.items()}
     deck = stack_deck(config, dealer, dealt, Card.parse(starter))
     return new_game(config, seed=1, stacked=[deck], first_dealer=dealer)
-
-
-def run(state, *moves):
-    events = []
-    for move in moves:
-        state, new = apply(state, move)
-        events += new
-    return state, events
-
-
-def pegs(events):
-    return [(e.seat, e.breakdown.label()) for e in events if e.kind == "peg"]
 
 
 HANDS = {1: "TD 5C 7H 8H 9S AS", 0: "KH QH 2C 3C 4D 5S"}
