@@ -84,7 +84,8 @@ def main() -> None:
 def report(rate, page, hands):
     print(f"CPU x{rate} (Chromium, Pyodide, main thread, 40 ms slices)")
     first = run_job(page, 2, 0)
-    print(f"  card elements, once per page: {first['spent']['elements']:.0f} ms")
+    print(f"  importing game.blind.group, once per page (the card elements read, G's table computed): "
+          f"{first['imported']:.0f} ms")
     print("  players | each seat's own work ms | its checks of the others' messages ms | a seat's deal ms (the most)"
           " | audit ms | longest slice ms (longest step: in) | long tasks > 50 ms (longest) | deal JSON KiB, with keys")
     for players in (2, 3, 4):

@@ -7,6 +7,7 @@ only the keys show (a wrong key published, a card copied or replaced in a shuffl
 Each cheat is played by a `tamper` function that changes the cheater's message before it is
 sent (game.blind.local), on a 2-player table of two friends (seat 1 is the host)."""
 
+import json
 import random
 
 import pytest
@@ -159,3 +160,62 @@ FALSE_GO = {0: 2, 1: 0}     # seeds of hands where the seat has a go to claim fa
 def test_a_false_go_is_caught_at_the_audit(seat):
     run = cheat(seed=FALSE_GO[seat], claims_go={seat})
     assert len(run.alarms) == 1 and named(run, seat, "go", "which fitted")
+
+
+def changed_response(step, position_index, field):
+    """A tamper: seat 1's first ``step`` message with the response ``field`` of its proof at
+    ``position_index`` one more (every other proof in it valid)."""
+    def change(hand, message):
+        proofs = [list(proof) for proof in message["proofs"]]
+        proofs[position_index][field] = scalar_text((int(proofs[position_index][field], 16) + 1) % Q)
+        return {**message, "proofs": proofs}
+    return by(0, step, change)
+
+
+@pytest.mark.parametrize("step, index, field", [("lock", 0, 3), ("lock", 7, 4), ("lock", 12, 3), ("unlock", 0, 2),
+                                                ("unlock", 5, 2)])
+def test_one_bad_proof_among_many_checked_together_is_caught_and_named(step, index, field):
+    """A lock's 13 proofs and a deal's 6 unlocks are checked together (game.blind.proofs.first_failing):
+    one proof off by one in a response, the others valid, is refused at once and named."""
+    run = cheat(changed_response(step, index, field), deal_only=True)
+    position = index if step == "lock" else [message for message in map(json.loads, run.sent)
+                                             if message["step"] == "unlock"][0]["positions"][index]
+    assert run.alarms == (Alarm(0, step, f"position {position}: the proof of the {step} does not hold"),)
+
+
+def test_errors_that_cancel_out_in_a_plain_product_are_caught_by_the_verifiers_random_weights():
+    """Two equations wrong by x and by 1/x: their plain product holds. With weights the prover
+    could know (all equal) the cheat would pass; the verifier's own random weights catch it."""
+    from game.blind.proofs import holds_together
+    x, a, b = (pow(G, n, P) for n in (5, 11, 13))
+    wrong = [(a * x % P, ((G, 11),)), (b * pow(x, -1, P) % P, ((G, 13),)), (pow(G, 17, P), ((G, 17),))]
+
+    class Equal(random.Random):
+        def randrange(self, *args):
+            return 3
+    assert finish(holds_together(wrong, Equal()))
+    assert not any(finish(holds_together(wrong)) for _ in range(5))
+    assert finish(holds_together([(a, ((G, 11),)), (b, ((G, 13),))]))
+
+
+def test_a_commitment_outside_the_subgroup_gets_the_same_verdict_from_every_browser(monkeypatch):
+    """A prover that multiplies its commitments by -1 (of order 2) before hashing them proves the
+    same statement about the subgroup's elements: checked together, the part of the commitments
+    outside the subgroup is ignored, so every browser, whatever its weights, accepts them; a lone
+    proof is checked exactly, so every browser refuses it. Never a verdict that hangs on the weights."""
+    import game.blind.proofs
+    from game.blind.deck import public_unlocks
+    from game.blind.group import in_group
+    from game.blind.transcript import accept
+    run = cheat(deal_only=True, keys=KEYS)
+    with monkeypatch.context() as patch:
+        for name in ("g_power", "product_of_powers"):
+            real = getattr(game.blind.proofs, name)
+            patch.setattr(game.blind.proofs, name, lambda *args, real=real: real(*args) * (P - 1) % P)
+        odd_lock = finish(lock(run.snapshots[2], KEYS[1], random.Random(0)))          # seat 2's lock
+        odd_starter = finish(public_unlocks(run.snapshots[-2], KEYS[1], "starter", random.Random(0)))
+    assert not any(in_group(int(proof[0], 16)) for proof in odd_lock["proofs"] + odd_starter["proofs"])
+    assert all(finish(accept(run.snapshots[2], odd_lock))[1] == () for _ in range(4))
+    assert all(finish(accept(run.snapshots[-2], odd_starter))[1] == (Alarm(1, "unlock", f"position {SETUP.starter}: "
+                                                                               "the proof of the unlock does not hold"),)
+               for _ in range(2))

@@ -5,9 +5,11 @@ proof) lets the last shuffler copy a friend's card into its own hand and read it
 that is caught with certainty, and the seat named, when it must show that position (it cannot
 prove it holds any card there) or at the end-of-hand audit.
 
-- `group`: the 2048-bit Schnorr group, derived with nothing up its sleeve, and the cards in it;
+- `group`: the 2048-bit Schnorr group, derived with nothing up its sleeve, and the cards in it
+  (their elements precomputed in `elements`); fast powers of ``G`` and multi-exponentiation;
 - `proofs`: Chaum-Pedersen proofs, "the same secret exponent", and the lock's proof ("this
-  position's value before, under my committed keys"), bound to table, hand, step and position;
+  position's value before, under my committed keys"), bound to table, hand, step and position,
+  and their check many at once with random weights;
 - `seating`: the hand's seats, its positions and who holds each, a seat's secret `Keys`;
 - `deck`: a human seat's own work: the messages it sends, and its cards;
 - `transcript`: what every browser keeps of the hand, and `accept`, which checks each message;

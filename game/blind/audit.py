@@ -13,7 +13,8 @@ engine. What it finds wrong is a list of `Alarm` naming the seat and the step.
 - ``go`` and ``play`` (`check_moves`): each seat that claimed a go must have held no card that
   fitted, and the engine, dealt the recovered deck, must accept every play.
 
-Cost: one exponentiation per key (1 + positions per seat), 52 for the deck, one per position
+Cost: one of ``G``'s exponentiations per key (1 + positions per seat; a fifth of one each:
+`game.blind.group.g_power`), 52 for the deck, one per position
 and seat for the locks (more only when a shuffle is wrong).
 """
 
@@ -28,7 +29,7 @@ from game.engine import apply, new_game
 from game.errors import IllegalActionError
 
 from .alarms import Alarm, Work
-from .group import G, P, Q, card_element, inverse, prepare
+from .group import P, Q, card_element, g_power, inverse
 from .public import CUTTING, Public
 from .transcript import Hand
 
@@ -52,11 +53,11 @@ def audit(hand: Hand) -> Work[Audit]:
     keys = [published[seat] for seat in setup.humans]
     alarms = []
     for i, seat in enumerate(setup.humans):
-        if pow(G, keys[i].shuffle, P) != hand.shuffled[i]:
+        if g_power(keys[i].shuffle) != hand.shuffled[i]:
             alarms.append(Alarm(seat, "keys", "its shuffle key is not the one it committed to"))
         yield
         for j, k in enumerate(keys[i].locks):
-            if pow(G, k, P) != hand.commits[i][j]:
+            if g_power(k) != hand.commits[i][j]:
                 alarms.append(Alarm(seat, "keys", f"its lock key for position {j} is not the one it committed to"))
             yield
     if alarms:
@@ -81,7 +82,6 @@ def _deck(hand: Hand, shuffles: list[int]) -> Work[tuple[Card, ...] | None]:
     for e in shuffles:
         total = total * e % Q
     final = {}
-    yield from prepare()
     for card in DECK:
         final[pow(card_element(card), total, P)] = card
         yield

@@ -31,7 +31,7 @@ from game.cards import DECK, Card
 from game.errors import IllegalActionError, shown
 
 from .alarms import Alarm, Work
-from .group import G, P, Q, card_element, card_for, element_text, in_group, inverse, prepare
+from .group import G, P, Q, card_element, card_for, element_text, g_power, in_group, inverse
 from .proofs import prove, prove_lock
 from .seating import Keys
 from .transcript import Hand, Message
@@ -40,9 +40,9 @@ from .transcript import Hand, Message
 
 def shuffle(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
     """``keys.seat``'s shuffle: the deck so far in a new order, each value raised to its key
-    (53 exponentiations, and 52 more to check the values it raises are group elements)."""
+    (52 exponentiations and one of ``G``'s, and 52 more to check the values it raises are group
+    elements)."""
     _check_turn(hand, keys.seat, "shuffle", len(hand.decks))
-    yield from prepare()
     deck = list(hand.decks[-1]) if hand.decks else [card_element(card) for card in DECK]
     if hand.decks:
         for value in deck:
@@ -53,13 +53,14 @@ def shuffle(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Me
     for value in deck:
         out.append(element_text(pow(value, keys.shuffle, P)))
         yield
-    return {"step": "shuffle", "seat": keys.seat, "commit": element_text(pow(G, keys.shuffle, P)), "deck": out}
+    return {"step": "shuffle", "seat": keys.seat, "commit": element_text(g_power(keys.shuffle)), "deck": out}
 
 
 def lock(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
     """``keys.seat``'s lock: each used position raised to ``k_j / e``, with ``G^k_j`` and a proof
-    that it is that (`game.blind.proofs.prove_lock`): 6 pows a position, and one more for the first
-    seat, to check the shuffled deck's values are in the group."""
+    that it is that (`game.blind.proofs.prove_lock`): about 3 exponentiations a position (``G``'s
+    cost a fifth of one: `game.blind.group.g_power`), and one more for the first seat, to check
+    the shuffled deck's values are in the group."""
     _check_turn(hand, keys.seat, "lock", len(hand.locked))
     if len(hand.decks) < len(hand.setup.humans):
         raise IllegalActionError("the lock comes after every shuffle")
@@ -71,7 +72,7 @@ def lock(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Messa
     for j, (value, k) in enumerate(zip(values, keys.locks)):
         if not hand.locked:     # a lock's values were checked by `accept`, a shuffled deck's were not
             _own_input(value, keys.seat, "lock")
-        after, commit = pow(value, k * undo % Q, P), pow(G, k, P)
+        after, commit = pow(value, k * undo % Q, P), g_power(k)
         yield
         proof = yield from prove_lock(hand.setup.context(keys.seat, "lock", j), shuffled, commit, value, after,
                                       keys.shuffle, k, rng)
@@ -83,7 +84,7 @@ def lock(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Messa
 
 
 def deal_unlocks(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Message]:
-    """``keys.seat``'s unlock of every position another seat holds (4 pows a position)."""
+    """``keys.seat``'s unlock of every position another seat holds (2.2 exponentiations a position)."""
     setup = hand.setup
     positions = [j for j in range(setup.used) if setup.keyholder(j) not in (None, keys.seat)]
     return (yield from unlock(hand, keys, positions, rng))
@@ -107,7 +108,7 @@ def unlock(hand: Hand, keys: Keys, positions: Iterable[int], rng: random.Random 
         before = hand.values[j]     # in the group: `accept` checked every lock and unlock
         after = pow(before, inverse(keys.locks[j]), P)
         yield       # at most 3 exponentiations a step: about 30 ms in a browser at CPU x4
-        proof = prove(hand.setup.context(keys.seat, "unlock", j), G, pow(G, keys.locks[j], P), after, before,
+        proof = prove(hand.setup.context(keys.seat, "unlock", j), G, hand.commit(keys.seat, j), after, before,
                       keys.locks[j], rng)
         where.append(j)
         values.append(element_text(after))
@@ -120,7 +121,6 @@ def own_cards(hand: Hand, keys: Keys) -> Work[tuple[dict[int, Card], tuple[Alarm
     """The cards at the positions ``keys.seat`` holds, by position, once every other seat has
     unlocked them; an alarm for a value that is not a card, or a card seen twice."""
     setup, cards, alarms = hand.setup, dict[int, Card](), list[Alarm]()
-    yield from prepare()
     for j in range(setup.used):
         if setup.keyholder(j) != keys.seat:
             continue
@@ -138,12 +138,13 @@ def own_cards(hand: Hand, keys: Keys) -> Work[tuple[dict[int, Card], tuple[Alarm
 
 
 def reveal(hand: Hand, keys: Keys, position: int, card: Card, rng: random.Random | None = None) -> Work[Message]:
-    """``keys.seat`` shows ``card`` at ``position`` (to play it, or at the show), with a proof (2 pows)."""
+    """``keys.seat`` shows ``card`` at ``position`` (to play it, or at the show), with a proof (1.2
+    exponentiations)."""
     if not hand.dealt or hand.setup.keyholder(position) != keys.seat:
         raise IllegalActionError(f"seat {keys.seat + 1} holds no card at position {shown(position)} to show")
     k = keys.locks[position]
-    proof = prove(hand.setup.context(keys.seat, "reveal", position), G, pow(G, k, P), card_element(card),
-                  hand.values[position], k, rng or secrets.SystemRandom())
+    proof = prove(hand.setup.context(keys.seat, "reveal", position), G, hand.commit(keys.seat, position),
+                  card_element(card), hand.values[position], k, rng or secrets.SystemRandom())
     yield
     return {"step": "reveal", "seat": keys.seat, "position": position, "card": str(card), "proof": proof.to_json()}
 

@@ -4,8 +4,14 @@ A Schnorr group: a 2048-bit prime `P`, a 256-bit prime `Q` dividing ``P - 1``, a
 generator of the order-`Q` subgroup. All three come from SHA-256 of ``cribbage-blind/1/group``
 and a counter (`derive`: the first counter that gives a prime), so no one chose them; the
 values are written out below and tests/test_blind_group.py derives them again. Each card's
-element (`card_element`) is likewise a hash of its name sent into the subgroup, so no one knows
-its discrete logarithm to `G` or to another card's element.
+element (`derive_element`) is likewise a hash of its name sent into the subgroup, so no one knows
+its discrete logarithm to `G` or to another card's element; the 52 are precomputed in
+`game.blind.elements` (`card_element`, `card_for`), so a page never computes them.
+
+Exponentiation besides `pow`: `g_power` (powers of `G` from a fixed table, a fifth of the
+time), `multi_power` (a product of many powers in one chain of squarings, a fifth of the time
+a base for exponents of 256 bits), `product_of_powers` (two), `power_in_steps` (a long exponent
+in steps).
 
 Group elements travel as 512 lowercase hex digits, exponents as 64 (`element_text`,
 `read_element`, `scalar_text`, `read_scalar`); anything else is a `ParseError`.
@@ -28,6 +34,7 @@ from game.cards import DECK, Card
 from game.errors import ParseError
 
 from .alarms import Work
+from .elements import ELEMENTS
 
 SEED = "cribbage-blind/1/group"
 Q = 0xb48517e776dcf28af665eed5e63ac1f8653a74cac17b4d9c96d596fa770f327f
@@ -132,40 +139,37 @@ def derive() -> tuple[int, int, int]:
     return q, p, g
 
 
-_ELEMENTS: dict[Card, int] = {}
+def derive_element(card: Card) -> int:
+    """The card's element, derived: SHA-256 of ``cribbage-blind/1/card/<card>`` (2048 bits) mod P,
+    raised to the cofactor (an exponent of 1792 bits: about 15 ms under CPython, 80 ms in
+    Chromium at CPU x4). scripts/gen_card_elements.py writes them all into
+    `game.blind.elements`, so a page never computes them; tests/test_blind_group.py checks each."""
+    return pow(expand(f"cribbage-blind/1/card/{card}", 2048) % P, COFACTOR, P)
+
+
+_BY_CARD = dict(zip(DECK, ELEMENTS))
+_BY_ELEMENT = dict(zip(ELEMENTS, DECK))
 
 
 def card_element(card: Card) -> int:
-    """The card's element: SHA-256 of ``cribbage-blind/1/card/<card>`` (2048 bits) mod P, raised
-    to the cofactor. An exponent of 1792 bits (seven times a key's: about 15 ms under CPython),
-    done once per card and kept; `prepare` computes them in short steps."""
-    if card not in _ELEMENTS:
-        _ELEMENTS[card] = pow(_hashed(card), COFACTOR, P)
-    return _ELEMENTS[card]
+    """The card's element (`derive_element`, precomputed in `game.blind.elements`)."""
+    return _BY_CARD[card]
 
 
-def _hashed(card: Card) -> int:
-    return expand(f"cribbage-blind/1/card/{card}", 2048) % P
+def card_for(element: int) -> Card | None:
+    """The card whose element this is, or None."""
+    return _BY_ELEMENT.get(element)
 
 
-def prepare() -> Work[None]:
-    """Compute the 52 card elements (once per page) in steps of about one key's exponentiation
-    each: every `Work` that reads cards starts with it, so no step raises one to its 1792 bits.
-
-    >>> elements = dict(_ELEMENTS)
-    >>> _ELEMENTS.clear()
-    >>> steps = sum(1 for _ in prepare())
-    >>> _ELEMENTS == elements != {}, steps
-    (True, 364)
-    """
-    for card in DECK:
-        if card not in _ELEMENTS:
-            _ELEMENTS[card] = yield from _raise(_hashed(card), COFACTOR)
-
-
-def _raise(base: int, exponent: int) -> Work[int]:
+def power_in_steps(base: int, exponent: int) -> Work[int]:
     """``base ** exponent mod P`` with 4-bit windows from the top, yielding after every 256 bits
-    (the squarings and multiplications of one key's exponentiation): as fast as `pow`, in steps."""
+    of the exponent (the squarings and multiplications of one key's exponentiation): as fast as
+    `pow`, in steps, for the long exponents (the cofactor's 1792 bits).
+
+    >>> from game.blind.alarms import finish
+    >>> finish(power_in_steps(G, COFACTOR + 5)) == pow(G, COFACTOR + 5, P)
+    True
+    """
     table = [1, base]
     for _ in range(14):
         table.append(table[-1] * base % P)
@@ -177,22 +181,6 @@ def _raise(base: int, exponent: int) -> Work[int]:
         if shift % 256 == 0:
             yield
     return result
-
-
-@cache
-def _by_element() -> dict[int, Card]:
-    return {card_element(card): card for card in DECK}
-
-
-def card_for(element: int) -> Card | None:
-    """The card whose element this is, or None (`prepare` first, to compute the elements in steps)."""
-    return _by_element().get(element)
-
-
-def forget() -> None:
-    """Drop the computed card elements (the tests and the benchmark time them again)."""
-    _ELEMENTS.clear()
-    _by_element.cache_clear()
 
 
 def product_of_powers(g: int, a: int, h: int, b: int) -> int:
@@ -211,6 +199,86 @@ def product_of_powers(g: int, a: int, h: int, b: int) -> int:
         result = result * result % P
         result = result * result % P
         result = result * table[(a >> shift) & 3][(b >> shift) & 3] % P
+    return result
+
+
+def _comb_table() -> tuple[int, ...]:
+    """``G`` to every sum of the powers ``2^(32 i)`` (i < 8) whose bits pick them: 256 elements,
+    about 480 multiplications (the time of 1.6 exponentiations), once when the module loads."""
+    rows = [G]
+    for _ in range(COMB_ROWS - 1):
+        row = rows[-1]
+        for _ in range(COMB_COLUMNS):
+            row = row * row % P
+        rows.append(row)
+    table = [1]
+    for row in rows:
+        table += [x * row % P for x in table]
+    return tuple(table)
+
+
+COMB_ROWS, COMB_COLUMNS = 8, 32         # 8 rows of 32 bits cover an exponent mod Q
+_COMB = _comb_table()
+
+
+def g_power(exponent: int) -> int:
+    """``G ** exponent mod P`` for an exponent below 2^256, with the fixed table of `_comb_table`
+    (Lim and Lee's comb): 32 squarings and 32 multiplications, a fifth of `pow`'s time.
+
+    >>> all(g_power(k) == pow(G, k, P) for k in (0, 1, 2**255 + 12345, Q - 1))
+    True
+    """
+    rows = [(exponent >> (COMB_COLUMNS * i)) & 0xFFFFFFFF for i in range(COMB_ROWS)]
+    result = 1
+    for bit in range(COMB_COLUMNS - 1, -1, -1):
+        result = result * result % P
+        index = 0
+        for i in range(COMB_ROWS - 1, -1, -1):
+            index = index << 1 | (rows[i] >> bit) & 1
+        if index:
+            result = result * _COMB[index] % P
+    return result
+
+
+MULTIPLIES_PER_STEP = 600   # multi_power's step: about two exponentiations' work (one is 300 multiplications)
+
+
+def multi_power(pairs: list[tuple[int, int]]) -> Work[int]:
+    """The product of ``base ** exponent mod P`` over ``pairs`` (exponents from 0 to 2^256), in
+    one chain of squarings for all (Straus's method, 4-bit windows): a 256-bit exponent costs 14
+    multiplications for its table and about 60 in the chain, a fifth of a `pow`, and a 128-bit
+    one about 44. Yields after about `MULTIPLIES_PER_STEP` multiplications.
+
+    >>> from game.blind.alarms import finish
+    >>> pairs = [(G, 5), (pow(G, 7, P), Q - 1), (3, 2**128 - 1), (5, 0)]
+    >>> finish(multi_power(pairs)) == pow(G, 5, P) * pow(G, 7 * (Q - 1), P) * pow(3, 2**128 - 1, P) % P
+    True
+    """
+    tables, exponents, done = [], [], 0
+    for base, exponent in pairs:
+        if exponent:
+            table = [1, base]
+            for _ in range(14):
+                table.append(table[-1] * base % P)
+            tables.append(table)
+            exponents.append(exponent)
+            done += 14
+            if done >= MULTIPLIES_PER_STEP:
+                done = 0
+                yield
+    top = max((exponent.bit_length() for exponent in exponents), default=0)
+    result = 1
+    for shift in range(top - 1 - (top - 1) % 4, -1, -4):
+        for _ in range(4):
+            result = result * result % P
+        for table, exponent in zip(tables, exponents):
+            digit = (exponent >> shift) & 15
+            if digit:
+                result = result * table[digit] % P
+        done += 4 + len(tables)
+        if done >= MULTIPLIES_PER_STEP:
+            done = 0
+            yield
     return result
 
 
