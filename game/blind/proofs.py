@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from game.errors import ParseError
 
 from .alarms import Work
-from .group import (COFACTOR, G, P, Q, element_text, g_power, multi_power, power_in_steps, product_of_powers,
-                    read_element, read_scalar, scalar_text)
+from .group import (COFACTOR, G, P, Q, element_text, g_power, inverse, multi_power, power_in_steps,
+                    product_of_powers, read_element, read_scalar, scalar_text)
 
 DOMAIN = "cribbage-blind/1/proof"
 WEIGHT_BITS = 128
@@ -140,13 +140,13 @@ def prove_lock(context: str, shuffled: int, commit: int, before: int, after: int
                rng: random.Random) -> Work[LockProof]:
     """A proof that the sender knows ``e`` and ``k`` with ``G^e = shuffled``, ``G^k = commit``
     and ``after^e = before^k``: ``after`` is ``before`` with the shuffle key taken off and the
-    lock put on, not a value from anywhere else (two of ``G``'s exponentiations and a
-    `product_of_powers`, the time of about 1.7, in two steps). The nonces, like `prove`'s,
-    must come from `secrets.SystemRandom` outside tests."""
+    lock put on, not a value from anywhere else (two of ``G``'s exponentiations and one
+    other, the time of about 1.4, in two steps). The nonces, like `prove`'s, must come from
+    `secrets.SystemRandom` outside tests."""
     r, t = rng.randrange(1, Q), rng.randrange(1, Q)
     on_shuffle, on_lock = g_power(r), g_power(t)
     yield
-    across = product_of_powers(after, r, before, Q - t)
+    across = pow(before, (k * inverse(e) * r - t) % Q, P)      # after^r before^-t, as after = before^(k/e)
     c = challenge(context, (shuffled, commit, before, after, on_shuffle, on_lock, across))
     return LockProof(on_shuffle, on_lock, across, (r + c * e) % Q, (t + c * k) % Q)
 
