@@ -9,11 +9,11 @@ host's next view arrives. Every message from the host goes to one handler, by it
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":7,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
+['{"v":8,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
-(['{"v":7,"type":"chat","text":"hi","n":1}'], 1)
+(['{"v":8,"type":"chat","text":"hi","n":1}'], 1)
 >>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
 0
 """
