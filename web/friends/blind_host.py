@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.blind.alarms import Work
-from game.blind.public import PLAYING
 from game.blind.seating import Keys, Setup
 from game.bots import Bot, make_bot
 from game.cards import Card
@@ -40,7 +39,7 @@ from game.view import View
 
 from .blind_flow import Flow, actor, due, read_envelope
 from .blind_table import BlindTable, Ledger
-from .blind_view import bot_choose, positions, public_view, with_cards
+from .blind_view import Waiting, bot_choose, public_view, screen_choose, with_cards
 
 if TYPE_CHECKING:
     from .host import Seat
@@ -49,10 +48,6 @@ if TYPE_CHECKING:
 STAND_IN = "medium"   # the bot that plays for a friend who did not come back in time
 BLIND_WAIT = 60.0     # seconds a hand waits for a friend who is away before a bot takes the seat
 HANDS_KEPT = 200      # the record's hands (a game has at most about 30)
-
-
-class Waiting(Exception):
-    """The host's own seat is due and its screen has not chosen yet."""
 
 
 class BlindHands:
@@ -153,17 +148,12 @@ class BlindHands:
         self.shown((Event("deal", seat=state.dealer, count=state.config.dealt),))
 
     def choose_own(self, flow: Flow, seat: int, held: dict[int, Card]) -> tuple[int, ...]:
-        """The host's screen's move for its seat (a go when no card fits); `Waiting` until it chose."""
-        public = flow.public
-        if public.phase == PLAYING and all(public.count + card.value > 31 for card in held.values()):
-            return ()
+        """The host's screen's move for its seat (`screen_choose`)."""
+        return screen_choose(self.take_choice)(flow, seat, held)
+
+    def take_choice(self) -> Action | None:
         choice, self.blind_choice = self.blind_choice, None
-        if choice is None:
-            raise Waiting()
-        try:
-            return positions(choice, held)
-        except IllegalActionError:
-            raise Waiting() from None
+        return choice
 
     def choose_bot(self, flow: Flow, seat: int, held: dict[int, Card]) -> tuple[int, ...]:
         hand = self.blind_hand

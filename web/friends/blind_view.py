@@ -50,6 +50,27 @@ PHASES = {DISCARDING: "discard", CUTTING: "discard", PLAYING: "play", SHOWING: "
 BODIES_A_HAND = 256      # more than any hand's messages: a view's state id grows with each
 
 
+class Waiting(Exception):
+    """A person's seat is due and its screen has not chosen yet (its `Choose` raises it)."""
+
+
+def screen_choose(choice: Callable[[], Action | None]) -> Choose:
+    """A person's `Choose`: the move its screen chose (``choice()``, taken once), or a go when
+    no card fits; `Waiting` until the screen chose one that holds."""
+    def choose(flow: Flow, seat: int, held: dict[int, Card]) -> tuple[int, ...]:
+        public = flow.public
+        if public.phase == PLAYING and all(public.count + card.value > 31 for card in held.values()):
+            return ()
+        chosen = choice()
+        if chosen is None or chosen.seat != seat:
+            raise Waiting()
+        try:
+            return positions(chosen, held)
+        except IllegalActionError:
+            raise Waiting() from None
+    return choose
+
+
 def public_view(flow: Flow, state: State, seat: int) -> View:
     """What every seat may see of the hand ``flow`` follows, from ``seat``'s place: ``state``
     is the host's engine state from before the hand (`web.friends.blind_table.Ledger`)."""

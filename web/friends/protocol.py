@@ -343,7 +343,10 @@ def _log(data: Fields) -> list[str] | None:
 
 
 def _view(data: Fields) -> Fields:
-    return {"view": view_from_json(data["view"]), "events": _events(data),
+    """A seat's view; at a blind table, the public view (its browser adds its own cards: `_public`)."""
+    raw = data["view"]
+    public = isinstance(raw, dict) and all(raw.get(key) in ("", []) for key in ("hand", "kept", "discarded", "legal"))
+    return {"view": _public(raw) if public else view_from_json(raw), "events": _events(data),
             "log": _log(data), "game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
             "rounds": [_round_state(r) for r in _list(data["rounds"], MAX_HANDS + 2, "rounds")],
             "record": None if data["record"] is None else _record(data["record"])}
@@ -369,13 +372,17 @@ def _watch(data: Fields) -> Fields:
     raw = data["view"]
     if not isinstance(raw, dict) or any(raw.get(key) not in ("", []) for key in ("hand", "kept", "discarded", "legal")):
         raise ProtocolError("a spectator's view holds no seat's own cards or moves")
+    return {"view": _public(raw), "events": _events(data), "log": _log(data)}
+
+
+def _public(raw: Fields) -> View:
+    """A view with no card of the seat's own (`public_view`), its hand's size kept."""
     sizes = _list(raw.get("hand_sizes"), 4, "hand sizes")
     seat = _int(raw.get("seat"), 0, len(sizes) - 1, "a seat")
     # Read as the seat's view of an empty hand (all `view_from_json` checks), then its size back.
     seen = view_from_json(dict(raw, hand_sizes=[0 if n == seat else size for n, size in enumerate(sizes)]))
     held = _int(sizes[seat], 0, seen.config.dealt, "a hand size")
-    return {"view": replace(seen, hand_sizes=seen.hand_sizes[:seat] + (held,) + seen.hand_sizes[seat + 1:]),
-            "events": _events(data), "log": _log(data)}
+    return replace(seen, hand_sizes=seen.hand_sizes[:seat] + (held,) + seen.hand_sizes[seat + 1:])
 
 
 def _host_chat(data: Fields) -> Fields:
@@ -499,7 +506,7 @@ def error(text: str) -> str:
 def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False,
           watching: int = 0, variant: str = "standard", muggins: bool = False, blind: bool = False) -> str:
     return _dump("table", players=players, target=target, variant=variant, muggins=muggins, started=started,
-                 seats=seats, coach=coach, watching=watching, blind=blind)
+                 seats=seats, coach=coach, blind=blind, watching=watching)
 
 
 def blind(hand: int, n: int, sender: int, body: object) -> str:
