@@ -109,6 +109,7 @@ class BlindHands:
     def begin_blind(self) -> None:
         """A game dealt blind begins (a rematch too): its first hand opens at once."""
         seed = secrets.randbits(62)
+        self.blind_game = True                   # (the table message says so from now on)
         names = [s.name for s in self.seats]
         levels = [s.level if s.kind == "bot" else None for s in self.seats]
         if self.session is None:
@@ -122,11 +123,11 @@ class BlindHands:
             self.system("A new game at the same table")
         state = self.session.state
         self.ledger = Ledger(state.config, first_dealer=state.dealer, seed=seed)
-        self.blind_game, self.blind_count, self.blind_hands = True, 0, []
+        self.blind_count, self.blind_hands = 0, []
         self.session.state = self.ledger.state
-        self.open_hand()
-        if self.on_begin is not None:
+        if self.on_begin is not None:      # (the host's screen takes the session first)
             self.on_begin()
+        self.open_hand()
 
     def humans(self) -> tuple[int, ...]:
         """The seats whose browsers deal: the host's and every friend's with no bot standing in."""
@@ -277,7 +278,8 @@ class BlindHands:
         now = self.ticker()
         if self.waiting_since is None:
             self.waiting_since = now
-            self.send_table()
+            self.system(f"Waiting for {self.seats[away].name}, who is away: in {self.blind_wait:.0f} s the hand "
+                        f"is dealt again with a bot in their seat")
         if now - self.waiting_since < self.blind_wait:
             return
         seat = self.seats[away]

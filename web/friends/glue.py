@@ -155,7 +155,7 @@ class Friends:
             from .host import HostTable
             # The engine's refusal (five-card is for two players) says why; counting it
             # yourself (muggins) is the lobby's choice.
-            table = HostTable(secrets.token_urlsafe(16), players, target, name, variant=variant)
+            table = HostTable(secrets.token_urlsafe(16), players, target, name, variant=variant, blind=True)
         except ValueError as refused:
             self.ctl.error = str(refused)
             self.paint()

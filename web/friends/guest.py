@@ -104,7 +104,8 @@ class GuestController(BlindGuest, HostDescribed):
     def pending(self) -> bool:
         """A move is on its way to the host (sent, not acknowledged): no other until it is
         (at a blind table: chosen, not made yet)."""
-        return self.outgoing.action_pending or self.blind_choice is not None
+        return self.outgoing.action_pending or self.blind_choice is not None or \
+            self.blind_seat is not None and self.blind_seat.pending is not None
 
     @property
     def blind(self) -> bool:
@@ -189,6 +190,8 @@ class GuestController(BlindGuest, HostDescribed):
 
     def on_error(self, message: Message) -> None:
         self.error = message["text"]
+        if self.blind_seat is not None:       # a blind message refused: the hand waits for another
+            self.blind_seat.pending = None
 
     def on_ack(self, message: Message) -> None:
         self.outgoing.acked(message["n"])
