@@ -378,3 +378,5 @@ class BlindHands:
         self.bots = {seat: make_bot(level, seed=self.ledger.seed + seat)
                      for seat, level in enumerate(self.session.bots) if level is not None}
         self.broadcast_views((), full=True)
+        if self.on_change is not None:
+            self.on_change(())
