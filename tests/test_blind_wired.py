@@ -19,7 +19,7 @@ import pytest
 
 from game.blind.alarms import finish
 from game.blind.group import card_element, element_text
-from game.cards import Card
+from game.cards import DECK, Card
 from web.friends import protocol
 from web.friends.blind_flow import due, envelope
 from web.friends.guest import GuestController
@@ -46,6 +46,7 @@ class BlindWire:
         self.guests = {}
         self.watchers = {}
         self.sent = []          # every text the host sent: (conn, text)
+        self.tamper = lambda conn, text: text     # a patched page's change to what it sends
         for seat, level in bots:
             self.host.command("seat", f"{seat}:{level}")
 
@@ -87,7 +88,7 @@ class BlindWire:
             for text in guest.take_outbox():
                 moved = True
                 if conn in self.table.seat_of:
-                    self.table.receive(conn, text)
+                    self.table.receive(conn, self.tamper(conn, text))
         while self.table.blind_ready():
             moved = finish(self.table.blind_work()) or moved
             self.deliver()
@@ -256,6 +257,32 @@ def test_a_friend_away_is_dealt_out_after_the_wait_and_gets_the_seat_back_at_the
     wire.host.command("give-back", "1")
     wire.pump(until=lambda: wire.table.blind_hand.setup.hand != again.setup.hand)
     assert wire.table.blind_hand.setup.humans == (0, 1)
+
+
+def test_a_friend_who_plays_a_card_it_was_not_dealt_is_caught_and_the_hand_dealt_again():
+    wire = BlindWire(2, wait=5.0)
+    gus = wire.join("c1", "Gus")
+
+    def tamper(conn, text):
+        """Gus's patched page plays a card it was not dealt (and trusts its own message)."""
+        message = json.loads(text)
+        seat, body = gus.blind_seat, message["body"]
+        if body.get("step") != "reveal" or seat.flow.public.phase != "play":
+            return text
+        public = seat.flow.public
+        taken = set(seat.mine.values()) | set(public.cards.values())
+        body["card"] = str(min((card for card in DECK if card not in taken), key=lambda card: card.value))
+        seat.pending = body
+        return envelope(message["hand"], message["n"], message["from"], body)
+
+    wire.tamper = tamper
+    wire.host.command("start-table")
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != 0, rounds=3000)
+    chat = [line["text"] for line in wire.table.chat]
+    assert any(line.startswith("The deal check failed: seat 2, reveal") for line in chat), chat
+    assert "The hand is dealt again: a bot plays for Gus" in chat
+    assert wire.table.blind_hands[0]["alarms"] and wire.table.blind_hand.setup.humans == (0,)
+    assert wire.table.blind_alarms[0].startswith("seat 2, reveal")
 
 
 HOSTILE = {
