@@ -350,3 +350,27 @@ def test_a_guest_refuses_a_public_view_at_a_table_that_does_not_deal_blind():
     public = protocol.public_view(view(new_game(Config(), seed=1), 1))
     guest.receive(protocol.view(public, ()))
     assert guest.view() is None and "does not deal blind" in guest.drops[-1]
+
+
+def test_the_lobby_s_switch_is_on_for_a_new_table_and_says_why_where_it_does_not_apply():
+    from web.friends.lobby import render_lobby
+
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    assert 'data-testid="table-blind-on" aria-pressed="true"' in render_lobby(wire.host)
+    assert "not even the host" in render_lobby(gus) and gus.table["blind"] is True
+    wire.host.command("table-length", "five")          # five-card keeps the fair deal, and says why
+    assert "Not at this table: five-card cribbage keeps the fair deal." in render_lobby(wire.host)
+    wire.pump()
+    assert gus.table["blind"] is False and "could see every card" in render_lobby(gus)
+    wire.host.command("start-table")
+    assert not wire.table.blind_game and wire.table.starting       # the fair deal's first round
+    wire.host.command("table-blind", "off")
+    assert "the deal is chosen in the lobby" in wire.host.error
+
+
+def test_a_table_of_bots_only_keeps_the_fair_deal():
+    wire = BlindWire(2, bots=((1, "easy"),))
+    assert wire.table.blind_why_not() == "a table with bots only keeps the fair deal"
+    wire.host.command("start-table")
+    assert not wire.table.blind_game
