@@ -47,7 +47,7 @@ READERS = {
 @pytest.mark.parametrize("where", sorted(READERS))
 def test_every_reader_refuses_nesting_deeper_than_the_bound(where):
     read = READERS[where]
-    small = ("[" * 1_000 + "]" * 1_000, deep_object(300), '{"v": 7, "type": ' + "[" * 900 + "]" * 900 + "}")
+    small = ("[" * 1_000 + "]" * 1_000, deep_object(300), '{"v": 8, "type": ' + "[" * 900 + "]" * 900 + "}")
     large = (DEEP, deep_object(5_000)) if where not in ("a guest's message", "a device link's part") else ()
     for text in small + large:
         with pytest.raises((ParseError, ProtocolError, FrameError), match="nested more than"):

@@ -349,7 +349,7 @@ def test_late_or_away_friends_are_named_and_the_away_one_sees_why():
 ])
 def test_malformed_shares_are_refused_with_a_reason(fields, reason):
     with pytest.raises(ProtocolError) as refused:
-        parse(json.dumps({"v": 7, "type": "fair_contribute", **fields}), "guest")
+        parse(json.dumps({"v": 8, "type": "fair_contribute", **fields}), "guest")
     assert reason in str(refused.value)
 
 
@@ -363,14 +363,14 @@ def view_with_round(**changes) -> str:
 
 
 @pytest.mark.parametrize("text, reason", [
-    ('{"v": 7, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
+    ('{"v": 8, "type": "fair_commit", "game": 0, "hand": 0, "commitment": "xyz"}', "hex"),
     (view_with_round(contributions=["ab" * 32], sources=["host"]), "every seat"),
     (view_with_round(sources=["host", "me"]), "every seat"),
     (view_with_round(contributions=None), "fixed together"),
     (view_with_round(secret=5), "hex"),
     (view_with_round(commitment="0" * 64), "not all zeros"),
     (view_with_round(hand=-1), "hand number"),
-    ('{"v": 7, "type": "fair_deal", "game": 0, "hand": 0, "contributions": [], "sources": []}', "does not send"),
+    ('{"v": 8, "type": "fair_deal", "game": 0, "hand": 0, "contributions": [], "sources": []}', "does not send"),
 ])
 def test_malformed_host_fair_messages_are_refused_with_a_reason(text, reason):
     assert parse(view_with_round(), "host").type == "view"
@@ -388,7 +388,7 @@ def test_shares_that_are_not_awaited_change_nothing():
     for text in [protocol.fair_contribute(0, 0, "cd" * 32),     # the round is fixed already
                  protocol.fair_contribute(5, 1, "cd" * 32),     # another game
                  protocol.fair_contribute(0, 9, "cd" * 32),     # no such round
-                 '{"v": 7, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
+                 '{"v": 8, "type": "fair_contribute", "game": 0, "hand": 1, "value": "zz"}']:
         wire.table.receive("conn-1", text)
         assert fair.rounds == before
     assert "not awaited" in wire.table.drops[-2] and "hex" in wire.table.drops[-1]
@@ -514,7 +514,7 @@ def test_a_guest_drops_malformed_fair_messages_with_a_reason_and_keeps_its_check
     gus = wire.guests["conn-1"]
     before = (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox))
     for text in [view_with_round(secret="AB" * 32),
-                 '{"v": 7, "type": "fair_commit", "game": 0, "hand": 5}',
+                 '{"v": 8, "type": "fair_commit", "game": 0, "hand": 5}',
                  view_with_round(contributions=[], sources=[])]:
         gus.receive(text)
         assert (dict(gus.fair.rounds), dict(gus.fair.verdicts), list(gus.fair.alarms), list(gus.outbox)) == before

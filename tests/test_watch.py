@@ -179,7 +179,7 @@ def test_everything_a_spectator_sends_is_refused_and_changes_nothing():
         protocol.action(state.state_id, own.legal[0], 1),          # the host's move
         protocol.chat("hello from the stands", 1),
         protocol.fair_contribute(0, 1, "cd" * 32),                 # a share of the next shuffle
-        '{"v": 7, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '", "last": 0}',
+        '{"v": 8, "type": "welcome", "seat": 1, "token": "' + "a" * 20 + '", "last": 0}',
         "not json",
     ]
     for text in forged:

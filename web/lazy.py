@@ -40,8 +40,22 @@ from .dataclass_methods import install_from
 # spectators) and a device link's. Not game.fair: a profile's records of such tables are checked
 # with it at every start.
 LATER = (
+    "game.blind.alarms",
+    "game.blind.audit",
+    "game.blind.deck",
+    "game.blind.group",
+    "game.blind.proofs",
+    "game.blind.public",
+    "game.blind.seating",
+    "game.blind.transcript",
     "web.profile.device_link",
     "web.profile.pake",
+    "web.friends.blind_flow",
+    "web.friends.blind_guest",
+    "web.friends.blind_host",
+    "web.friends.blind_seat",
+    "web.friends.blind_table",
+    "web.friends.blind_view",
     "web.friends.delivery",
     "web.friends.described",
     "web.friends.fair_guest",

@@ -34,7 +34,6 @@ game.errors.IllegalActionError: seat 1 cannot go now: shuffle is due from seat 1
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,10 +47,11 @@ from game.engine import Config
 from game.errors import IllegalActionError, ParseError, shown
 from game.events import Event
 
+from . import protocol
+
 BLIND_STEPS = ("shuffle", "lock", "unlock", "reveal", "keys")
 TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "discard": {"step", "seat", "positions"},
                "go": {"step", "seat"}, "stop": {"step", "seat", "position"}}
-MAX_BODY = 65_536        # the largest bodies, a shuffle and a 4-player lock, are about 27 KiB of JSON
 
 
 @dataclass(frozen=True)
@@ -262,24 +262,27 @@ def _holder(setup: Setup, position: int) -> int:
 # ---- the envelope ---------------------------------------------------------------------------
 
 def envelope(hand: int, n: int, sender: int, body: Message) -> str:
-    """The host's relay of ``body`` (message ``n`` of hand ``hand``, sent by seat ``sender``):
-    protocol.py will carry it as the ``blind`` type (docs/blind-deal.md).
+    """``body`` as message ``n`` of hand ``hand`` from seat ``sender``: `protocol.blind`'s text
+    (a guest's, or the host's relay of one, docs/blind-deal.md).
 
     >>> read_envelope(envelope(3, 0, 1, {"step": "go", "seat": 1}))
     (3, 0, 1, {'step': 'go', 'seat': 1})
     """
-    return json.dumps({"type": "blind", "hand": hand, "n": n, "from": sender, "body": body}, separators=(",", ":"))
+    return protocol.blind(hand, n, sender, body)
 
 
 def read_envelope(text: object) -> tuple[int, int, int, Any]:
-    """(hand, n, sender, body) from `envelope`'s text; anything else raises `ParseError`."""
-    if not isinstance(text, str) or len(text) > MAX_BODY + 200:
-        raise ParseError(f"a hand's message is text of at most {MAX_BODY} characters")
+    """(hand, n, sender, body) from `envelope`'s text; anything else (too long, nested too deep,
+    not a blind message) raises `ParseError` before any of it is used.
+
+    >>> read_envelope('{"v":8,"type":"blind",' + "[" * 60_000)
+    Traceback (most recent call last):
+    game.errors.ParseError: a hand's message: a message is not valid JSON: nested more than 32 deep
+    """
     try:
-        data = json.loads(text)
-    except ValueError as bad:
-        raise ParseError(f"a hand's message is JSON: {bad}") from None
-    if not isinstance(data, dict) or set(data) != {"type", "hand", "n", "from", "body"} or data["type"] != "blind" \
-            or any(type(data[k]) is not int or not 0 <= data[k] < 2**31 for k in ("hand", "n", "from")):
+        message = protocol.parse(text, "guest")
+    except protocol.ProtocolError as bad:
+        raise ParseError(f"a hand's message: {bad}") from None
+    if message.type != "blind":
         raise ParseError("a hand's message has type blind, a hand, a number, a sender and a body")
-    return data["hand"], data["n"], data["from"], data["body"]
+    return message["hand"], message["n"], message["from"], message["body"]

@@ -15,9 +15,9 @@ the engine needs no change, and the engine's own rules check the hand once more.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from game.blind.alarms import Work
 from game.blind.public import Public
@@ -25,9 +25,10 @@ from game.blind.seating import Keys, Setup
 from game.blind.transcript import Message
 from game.cards import Card
 from game.actions import Action
-from game.engine import Config, State, replay
+from game.engine import OVER, Config, State, replay
 from game.errors import IllegalActionError, ParseError
 
+from . import protocol
 from .blind_flow import Flow, envelope, read_envelope, start_body
 from .blind_seat import BlindSeat, Choose
 
@@ -108,7 +109,7 @@ class BlindTable:
             yield from self.own.take(seat, body)
         except (ParseError, IllegalActionError) as refused:
             self.refused.append((seat, str(refused)))
-            self.outbox.append((seat, json.dumps({"type": "error", "text": str(refused)})))
+            self.outbox.append((seat, protocol.error(str(refused))))
             return False
         self._relay(seat, body)
         return True
@@ -147,7 +148,24 @@ class Ledger:
         self.config, self.first_dealer, self.seed = config, first_dealer, seed
         self.decks: list[tuple[Card, ...]] = []
         self.actions: list[Action] = []
-        self.state: State = replay(config, seed, [], first_dealer=first_dealer)
+        self.state: State = self.blank(replay(config, seed, [], first_dealer=first_dealer))
+
+    @staticmethod
+    def blank(state: State) -> State:
+        """``state`` without the next hand's placeholder deal (from the seed, never played: the
+        hand is dealt blind), so the host holds no card that could be taken for a friend's."""
+        if state.phase == OVER:
+            return state
+        players = state.config.players
+        return replace(state, hands=((),) * players, kept=(), undealt=(), crib=(),
+                       discards=(None,) * players)
+
+    def restore(self, decks: Sequence[Sequence[Card]], actions: Sequence[Action]) -> State:
+        """The state after the hands of ``decks`` and their ``actions``, as `add` made them (a reload)."""
+        self.decks, self.actions = [tuple(deck) for deck in decks], list(actions)
+        self.state = self.blank(replay(self.config, self.seed, self.actions, stacked=self.decks,
+                                       first_dealer=self.first_dealer))
+        return self.state
 
     def add(self, public: Public, deck: Sequence[Card]) -> State:
         """The engine state after the hand ``public`` followed, dealt from ``deck``."""
@@ -156,6 +174,4 @@ class Ledger:
                 self.actions.append(Action.discard(seat, [deck[j] for j in positions]))
             elif kind == "play":
                 self.actions.append(Action.play(seat, deck[positions[0]]))
-        self.decks.append(tuple(deck))
-        self.state = replay(self.config, self.seed, self.actions, stacked=self.decks, first_dealer=self.first_dealer)
-        return self.state
+        return self.restore(self.decks + [tuple(deck)], self.actions)

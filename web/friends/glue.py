@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import js
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
     from .host_controller import HostController
 
 PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
+BLIND_SLICE = 0.04     # seconds of a blind hand's work before the page gets a turn
+BLIND_IDLE = 0.05      # seconds between looks for a blind hand's next step, when it has none
 FAIR_EVERY = 1.0       # seconds between looks for late shares of the shuffle (web.friends.fair_host)
 RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
 USED_INVITE = ("You have used this invite link already: each one connects one friend, once. "
@@ -64,6 +67,11 @@ COPY = {"copy-link": ("invite-link", "Invite link copied: paste it to your frien
         "copy-answer": ("answer-code", "Answer code copied: send it to your host."),
         "copy-watch-link": ("watch-link", "Watch link copied: whoever has it can watch, never play.")}
 WATCH = "w:"           # the table's name for a channel through the watch room (the net's are c1, c2…)
+
+
+def _result(work: Generator[None, None, bool], into: list[bool]) -> Iterator[None]:
+    """Run ``work``, its result put ``into`` the list (a loop over it sees only its steps)."""
+    into.append((yield from work))
 
 
 def rounded_ms(rtt: float | None) -> int | None:
@@ -147,7 +155,7 @@ class Friends:
             from .host import HostTable
             # The engine's refusal (five-card is for two players) says why; counting it
             # yourself (muggins) is the lobby's choice.
-            table = HostTable(secrets.token_urlsafe(16), players, target, name, variant=variant)
+            table = HostTable(secrets.token_urlsafe(16), players, target, name, variant=variant, blind=True)
         except ValueError as refused:
             self.ctl.error = str(refused)
             self.paint()
@@ -229,6 +237,7 @@ class Friends:
         self.paint()
         spawn(self._watch_paths(ctl))
         spawn(self._fair_clock(ctl))
+        spawn(self._blind_loop(ctl))
 
     async def _fair_clock(self, ctl: HostController) -> None:
         """While this table is open: a guest's late share of the shuffle is replaced in time."""
@@ -337,7 +346,7 @@ class Friends:
         name = saved_name if isinstance(saved_name, str) else self.ctl.prefs["name"]
         last = saved_last if isinstance(saved_last, int) else 0
         ctl = GuestController(room, name=name, token=token if isinstance(token, str) else None,
-                              clock=now_iso, ticker=time.monotonic, last=max(0, last))
+                              clock=now_iso, ticker=time.monotonic, last=max(0, last), blind_saved=mine.get("blind"))
         ctl.pin, ctl.key_pin = pin, key
         ctl.utc_offset = -int(js.Date.new().getTimezoneOffset())
         ctl.link = "Connecting to the table…"
@@ -371,6 +380,31 @@ class Friends:
         net.start()
         spawn(self._resend_loop(ctl))
         spawn(self._watch_paths(ctl))
+        spawn(self._blind_loop(ctl))
+
+    async def _blind_loop(self, ctl: HostController | GuestController) -> None:
+        """While this table is open: its blind hands' work (`web.friends.blind_host`,
+        `web.friends.blind_guest`), one step at a time (a message taken or made), each in slices
+        of `BLIND_SLICE` seconds with the page free in between; idle, it looks again every
+        `BLIND_IDLE` seconds (a choice on the screen, a message come in)."""
+        from ..slices import Slices
+        worker: HostTable | GuestController = cast("HostController", ctl).table if ctl.hosting else \
+            cast("GuestController", ctl)
+        while self.ctl is ctl:
+            if not worker.blind_ready():
+                await asyncio.sleep(BLIND_IDLE)
+                continue
+            done: list[bool] = []
+            slices = Slices(BLIND_SLICE)
+            slices.start(time.perf_counter())
+            for _ in _result(worker.blind_work(), done):
+                if slices.step_done(time.perf_counter()):
+                    await asyncio.sleep(0)
+                    slices.start(time.perf_counter())
+            if self.ctl is not ctl:
+                return
+            self.after_input()
+            await asyncio.sleep(0 if done and done[0] else BLIND_IDLE)
 
     async def _resend_loop(self, ctl: GuestController) -> None:
         """While this guest's table is open: send again what the host has not acknowledged
@@ -518,7 +552,8 @@ class Friends:
         saved = storage.read_json(storage.GUEST_KEY, max_depth=12)
         if ctl.token:
             entry = {"room": ctl.room, "token": ctl.token, "seated": ctl.was_seated, "name": ctl.prefs["name"],
-                     "pin": ctl.pin, "key": ctl.key_pin, "last": ctl.outgoing.last, "fair": ctl.fair.to_json()}
+                     "pin": ctl.pin, "key": ctl.key_pin, "last": ctl.outgoing.last, "fair": ctl.fair.to_json(),
+                     "blind": ctl.blind_save()}
             saved = guest_store.remember(saved, entry)
         elif ctl.pin and guest_store.find(saved, ctl.room, ctl.pin):    # no seat here any more (left, removed)
             saved = guest_store.forget(saved, ctl.room, ctl.pin)

@@ -9,11 +9,11 @@ host's next view arrives. Every message from the host goes to one handler, by it
 >>> from web.friends import protocol
 >>> ctl = GuestController("room-0123456789", token_source=lambda: "t" * 22)
 >>> ctl.command("join", {"name": "Bob"}); ctl.take_outbox()
-['{"v":7,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
+['{"v":8,"type":"hello","name":"Bob","token":"tttttttttttttttttttttt"}']
 >>> ctl.receive(protocol.welcome(1, "t" * 22)); ctl.seat, ctl.token == "t" * 22
 (1, True)
 >>> ctl.command("chat", {"text": "hi"}); ctl.take_outbox(), ctl.outgoing.pending_count
-(['{"v":7,"type":"chat","text":"hi","n":1}'], 1)
+(['{"v":8,"type":"chat","text":"hi","n":1}'], 1)
 >>> ctl.receive(protocol.ack(1)); ctl.outgoing.pending_count
 0
 """
@@ -31,6 +31,7 @@ from game.errors import ParseError
 from game.fair import Round, audit
 
 from . import protocol
+from .blind_guest import BlindGuest
 from .delivery import Outgoing
 from .fair_guest import FairWatch
 from .described import HostDescribed
@@ -42,14 +43,15 @@ from ..session import clean_name
 HELLO_AGAIN = 5.0     # seconds without a welcome or refusal before the hello goes again
 
 
-class GuestController(HostDescribed):
-    """One guest's screen. ``screen``: join (the name form), lobby, table or rejected."""
+class GuestController(BlindGuest, HostDescribed):
+    """One guest's screen. ``screen``: join (the name form), lobby, table or rejected. At a blind
+    table its hands are `web.friends.blind_guest.BlindGuest`'s (``blind_saved``: its keys after a reload)."""
 
     multiplayer = True
 
     def __init__(self, room: str, name: str = "", token: str | None = None, clock: Callable[[], str] = lambda: "",
                  ticker: Callable[[], float] = lambda: 0.0, last: int = 0,
-                 token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18)) -> None:
+                 token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18), blind_saved: object = None) -> None:
         super().__init__({"name": name})
         self.room, self.token = room, token
         self.token_source = token_source  # () -> a fresh seat token to propose on sitting down
@@ -77,6 +79,7 @@ class GuestController(HostDescribed):
         self.hello_at: float | None = None   # when the last hello went, until a welcome or refusal
         self.fair = FairWatch(room)       # the fair deal: this guest's shares, checks and verdicts
         self.coach: TableCoach = TableCoach(0)    # reviews from this seat's views (if the host allows it)
+        self.blind_init(blind_saved)
 
     # -- what render reads --
 
@@ -99,8 +102,15 @@ class GuestController(HostDescribed):
 
     @property
     def pending(self) -> bool:
-        """A move is on its way to the host (sent, not acknowledged): no other until it is."""
-        return self.outgoing.action_pending
+        """A move is on its way to the host (sent, not acknowledged): no other until it is
+        (at a blind table: chosen, not made yet)."""
+        return self.outgoing.action_pending or self.blind_choice is not None or \
+            self.blind_seat is not None and self.blind_seat.pending is not None
+
+    @property
+    def blind(self) -> bool:
+        """The table's hands are dealt blind (its ``table`` message says so)."""
+        return self.table is not None and self.table["blind"]
 
     # -- the outbox --
 
@@ -148,6 +158,10 @@ class GuestController(HostDescribed):
             if bad.code == "version":    # the host (its channel is verified) speaks another version
                 self.screen, self.rejected, self.joining = "rejected", protocol.REJECT_REASONS["version"], False
             return
+        if message.type == "blind" or message.type == "view" and self.blind:
+            if not self.blind:
+                return self.drop("a blind message at a table that does not deal blind")
+            return self.queue_blind(message, text if isinstance(text, str) else "")
         handler = self.handlers().get(message.type)
         if handler is None:         # (a spectator's watch: never a seat's)
             return self.drop(f"a spectator's {message.type} message")
@@ -163,6 +177,7 @@ class GuestController(HostDescribed):
         self.outbox.extend(self.outgoing.welcome(message["last"]))     # what a drop may have lost
         self.joining = False
         self.link = ""
+        self.blind_again = True           # a blind message the host never relayed goes again
         if self.screen in ("join", "rejected"):
             self.screen = "lobby"
 
@@ -175,6 +190,8 @@ class GuestController(HostDescribed):
 
     def on_error(self, message: Message) -> None:
         self.error = message["text"]
+        if self.blind_seat is not None:       # a blind message refused: the hand waits for another
+            self.blind_seat.pending = None
 
     def on_ack(self, message: Message) -> None:
         self.outgoing.acked(message["n"])
@@ -189,6 +206,8 @@ class GuestController(HostDescribed):
         view, events = message["view"], message["events"]
         if view.seat != self.seat or self.table is None:
             return self.drop("a view for another seat")
+        if view.hand_sizes[view.seat] != len(view.hand):
+            return self.drop("a view without this seat's cards at a table that does not deal blind")
         self._share(self.fair.see(view, events, message["game"], message["rounds"], full=message["log"] is not None))
         self.seat_screen.see(view, events, self.names(), message["log"])
         self.coach.see(view, events)
@@ -199,6 +218,10 @@ class GuestController(HostDescribed):
         elif message["record"] is not None:
             self.drop("a game record before the game is over")
         self._alarm_news()
+
+    def table_shown(self) -> None:
+        """A blind hand's view is on the table."""
+        self.screen = "table"
 
     def _finish(self, recipe: Fields | None) -> None:
         """The game is over: its record must have come with the view that ended it. Replayed
@@ -282,6 +305,8 @@ class GuestController(HostDescribed):
             self._number(lambda n: protocol.chat(text, n), "chat")
 
     def move(self, action: Action) -> None:
+        if self.blind:
+            return self.blind_move(action)
         view = self.view()
         assert view is not None, "a move is made on a view"
         state_id = view.state_id

@@ -41,6 +41,7 @@ from game.errors import IllegalActionError, ParseError
 from game.events import Event
 
 from . import protocol
+from .blind_host import BLIND_WAIT, BlindHands
 from .fair_host import FairDealer
 from .fair_table import FairRounds
 from .limits import SLOW_DOWN, Flow
@@ -87,14 +88,16 @@ def unique_name(name: str, taken: Container[str]) -> str:
     return name
 
 
-class HostTable(FairRounds):
+class HostTable(BlindHands, FairRounds):
     """The table the host's browser runs. Connections are the network's ids for them (`web.net.host_net`'s).
-    Its fair deal's rounds are `web.friends.fair_table.FairRounds`'."""
+    Its fair deal's rounds are `web.friends.fair_table.FairRounds`'; with ``blind`` on (and a table
+    it applies to), its hands are dealt blind: `web.friends.blind_host.BlindHands`."""
 
     def __init__(self, room: str, players: int, target: int, host_name: str,
                  token_source: Callable[[], str] = lambda: secrets.token_urlsafe(18),
                  clock: Callable[[], float] = time.time, ticker: Callable[[], float] = time.monotonic,
-                 variant: str = STANDARD, muggins: bool = False) -> None:
+                 variant: str = STANDARD, muggins: bool = False, blind: bool = False,
+                 blind_wait: float = BLIND_WAIT) -> None:
         if players not in (2, 3, 4) or target not in (61, 121):
             raise ParseError("a table has 2, 3 or 4 seats and plays to 61 or 121")
         Config(players=players, target=target, variant=variant, muggins=muggins)   # the engine's refusals
@@ -122,6 +125,7 @@ class HostTable(FairRounds):
         self.rebinds: dict[int, list[float]] = {}   # seat -> when hellos moved it to a new channel
         self.removed: list[str] = []     # seat tokens of friends the host removed from the lobby
         self.watchers = Watchers()       # spectators, never in seat_of (web.friends.watchers)
+        self.blind_init(blind, blind_wait)
 
     # -- reading --
 
@@ -216,6 +220,9 @@ class HostTable(FairRounds):
         if conn not in self.seat_of:
             self.drop(conn, "not connected")
             return False
+        blind = isinstance(text, str) and text.startswith(protocol.BLIND_PREFIX)
+        if blind and not self.admit(conn, "blind"):      # counted before it is read: it may be 64 KiB
+            return False
         try:
             message = parse(text, "guest")
         except ProtocolError as bad:
@@ -225,9 +232,24 @@ class HostTable(FairRounds):
                 self.send(conn, protocol.reject("version"))
             self.drop(conn, str(bad))
             return False
+        if message.type == "blind":
+            if not blind:
+                self.drop(conn, "a blind message not written as the protocol writes it")
+                return False
+            return self.take_blind(conn, cast(str, text))
         if not self.admit(conn, "repeat" if self.repeated(conn, message) else message.type):
             return False
         self.take(conn, message)
+        return True
+
+    def take_blind(self, conn: str, text: str) -> bool:
+        """A seated friend's blind message, queued for `blind_work` (refused if no hand of its is on)."""
+        seat = self.seat_of[conn]
+        hand = self.blind_hand
+        if seat is None or hand is None or seat not in hand.setup.humans or seat == 0:
+            self.drop(conn, "a blind message with no hand of its own on")
+            return False
+        self.blind_queue.append((seat, text))
         return True
 
     def from_watcher(self, conn: str, text: object) -> bool:
@@ -326,6 +348,7 @@ class HostTable(FairRounds):
             self.system(news)
         self.send_table()
         if self.started:
+            self.blind_welcome(conn, seat)
             self.send_view(seat, (), full=True)
         self.send_first_round(conn)
 
@@ -390,6 +413,27 @@ class HostTable(FairRounds):
         self.system(f"The host asked {removed.name} to leave")
         self.send_table()
 
+    def set_blind(self, on: bool) -> None:
+        """Lobby: whether nobody sees a card they should not, not even the host (the blind deal,
+        docs/blind-deal.md); it applies to the standard game counted by the table, with a friend
+        seated (`blind_why_not` says why not), and the lobby says so."""
+        if self.started or self.starting:
+            raise IllegalActionError("the deal is chosen in the lobby, before the game")
+        if on != self.blind:
+            self.blind = on
+            self.system("Nobody sees a card they should not, not even the host: every browser deals "
+                        "together (the host's browser still knows its bots' cards)." if on else
+                        "The host's browser deals, fairly: it could see every card.")
+            self.send_table()
+
+    def tick(self) -> bool:
+        """Every second (the glue): a game whose first shares are late begins
+        (`web.friends.fair_table.FairRounds.tick`); a blind hand waiting for a friend who is
+        away counts down, then is dealt again with a bot (True while it waits: the host's
+        screen shows the countdown)."""
+        self.blind_tick()
+        return super().tick() or self.blind_left() is not None
+
     def set_coach(self, allowed: bool) -> None:
         """Lobby: whether each player may see the coach's review of their own hands after each
         show (their own cards only: `web.coach.follow`). Off unless the host allows it."""
@@ -447,6 +491,9 @@ class HostTable(FairRounds):
         self.begin_round()
 
     def begin_round(self) -> None:
+        if self.blind_on:
+            return self.begin_blind()
+        self.blind_game = False
         self.starting = True
         self.open_round(self.games, 0)
         self.maybe_begin()
@@ -542,14 +589,25 @@ class HostTable(FairRounds):
     def send_watch(self, conn: str, events: Iterable[Event], full: bool) -> None:
         """A spectator's public view, from the host's place (`web.friends.protocol.watch`): no
         fair deal's round and no record, which only the seated need."""
-        if self.session is not None:
+        if self.blind_hand is not None:
+            self.send(conn, protocol.watch(self.blind_view(0), events, self.session.log if full and self.session else None))
+        elif self.blind_game and self.session is not None and self.session.state.phase != OVER:
+            return      # a saved hand not rebuilt yet: nothing to show
+        elif self.session is not None:
             self.send(conn, protocol.watch(self.session.view(0), events, self.session.log if full else None))
 
     def send_view(self, seat: int, events: Iterable[Event], full: bool) -> None:
         """A seat's view with the fair deal's rounds it must know by now and, once the game is
         over, the game's record (its recipe is the guest's too then)."""
         conn = self.conn_of(seat)
-        if conn is not None and self.session is not None:
+        if conn is not None and self.session is not None and self.blind_game:
+            if self.blind_hand is not None:
+                self.send(conn, protocol.view(self.blind_view(seat), events, self.session.log if full else None,
+                                              self.games))
+            elif self.session.state.phase == OVER:
+                self.send(conn, protocol.view(self.session.view(seat), events, self.session.log if full else None,
+                                              self.games))
+        elif conn is not None and self.session is not None:
             log = self.session.log if full else None
             state = self.session.state
             record = protocol.record(state.config, state.seed, state.actions, self.session.names,
@@ -560,7 +618,7 @@ class HostTable(FairRounds):
     def table_message(self) -> str:
         return protocol.table(self.players, self.target, self.started,
                               [self.seat_json(seat) for seat in range(self.players)], self.coach, len(self.watchers),
-                              self.variant, self.muggins)
+                              self.variant, self.muggins, self.blind_game if self.started else self.blind_on)
 
     def send_table(self) -> None:
         self.tell_everyone(self.table_message())
@@ -594,6 +652,7 @@ class HostTable(FairRounds):
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
                            "coach": self.coach, "removed": self.removed, "variant": self.variant,
                            "muggins": self.muggins, "watch": self.watchers.room,
+                           "blind": self.blind, "blind_game": self.blind_json(),
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -630,6 +689,8 @@ class HostTable(FairRounds):
                 table.games, table.starting = int(fair["games"]), fair["starting"] is True
             if table.session is not None:
                 table.session.seed_for = table.seed_for
+            table.blind = data.get("blind", False) is True        # tables saved before it: off
+            table.blind_load(data.get("blind_game"))
         except (TypeError, KeyError, ValueError, AttributeError) as damaged:
             if isinstance(damaged, ParseError):
                 raise

@@ -17,6 +17,7 @@ from typing import Any
 
 from game.actions import Action
 from game.errors import ParseError
+from game.view import View
 
 from ..controller import Controller
 from ..seat import SeatTable
@@ -79,7 +80,22 @@ class HostController(Controller):
         return False
 
     def bot_waiting(self) -> bool:
-        return self.session is not None and super().bot_waiting()
+        """(At a blind table the bots choose in the hand's work: `HostTable.blind_work`.)"""
+        return self.session is not None and not self.table.blind_game and super().bot_waiting()
+
+    @property
+    def pending(self) -> bool:
+        """At a blind table: the screen chose, and the hand has not taken it yet."""
+        return self.table.blind_choice is not None
+
+    def table_view(self, showing: bool = False) -> View:
+        """At a blind table, the hand's public view and the host's own cards."""
+        return self.table.own_view() if self.table.blind_hand is not None else super().table_view(showing)
+
+    def begin(self, words: str) -> None:
+        super().begin(words)
+        if self.table.blind_hand is not None:
+            self.saw(())
 
     def coach_allowed(self) -> bool:
         return self.table.coach
@@ -87,6 +103,8 @@ class HostController(Controller):
     # -- moves: one way for all of them --
 
     def move(self, action: Action) -> None:
+        if self.table.blind_hand is not None:
+            return self.table.blind_choose(action)
         self.table.act(self.seat, action)
 
     def play_for_bot(self, seat: int, action: Action) -> None:
@@ -101,6 +119,7 @@ class HostController(Controller):
     def commands(self) -> dict[str, Callable[[Any], None]]:
         return {**SeatTable.commands(self), "table-coach": self.table_coach, "watching": self.watching_on,
                 "table-length": self.table_length, "table-muggins": self.table_muggins,
+                "table-blind": self.table_blind,
                 "seat": self.set_seat,
                 "remove-seat": self.remove_seat, "start-table": self.start_table, "new-game": self.rematch,
                 "stand-in": self.stand_in, "give-back": self.give_back, "chat": self.say, "to-start": self.to_start}
@@ -115,6 +134,10 @@ class HostController(Controller):
     def table_muggins(self, arg: object) -> None:
         """Lobby: whether the players count it themselves (``on``: muggins)."""
         self.table.set_rules(muggins=arg == "on")
+
+    def table_blind(self, arg: object) -> None:
+        """Lobby: nobody sees a card they should not, not even the host (``on``: the blind deal)."""
+        self.table.set_blind(arg == "on")
 
     def watching_on(self, arg: object) -> None:
         """Let people watch with a watch link (``on``), or stop it (``off``): the glue opens or

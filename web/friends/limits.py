@@ -11,12 +11,19 @@ nothing. Pure Python: the clock is passed in.
 ['ok', 'ok', 'ok', 'ok', 'ok', 'notice', 'drop']
 >>> flow.admit("chat", now=10.0), flow.admit("action", now=10.0)
 ('ok', 'ok')
+>>> [flow.admit("blind", now=20.0) for _ in range(26)][-3:]
+['ok', 'notice', 'drop']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+# A blind hand's messages (docs/blind-deal.md) are up to 64 KiB each: a friend sends about 15 a
+# hand (its shuffle, lock, unlocks, discard, plays, goes, crib cards and keys), and a hand takes
+# seconds of every browser's work, so more than this is a flood, refused before it is read.
+BLIND_BURST = 24
+BLIND_RATE = 2.0
 SLOW_DOWN = "You are sending too fast: some of your messages were dropped. Wait a moment."
 
 
@@ -44,14 +51,16 @@ class Flow:
     """One connection's limits. `admit` says ``"ok"``, ``"notice"`` (drop it and tell the
     sender once) or ``"drop"`` (drop it silently: the sender was told already)."""
 
-    def __init__(self, burst: float = 30, rate: float = 8, chat_burst: float = 5, chat_rate: float = 0.5):
+    def __init__(self, burst: float = 30, rate: float = 8, chat_burst: float = 5, chat_rate: float = 0.5,
+                 blind_burst: float = BLIND_BURST, blind_rate: float = BLIND_RATE):
         self.all = Bucket(burst, rate)
         self.chat = Bucket(chat_burst, chat_rate)
+        self.blind = Bucket(blind_burst, blind_rate)
         self.told = False
 
     def admit(self, kind: str, now: float) -> str:
         # Both buckets are charged together so a chat flood also counts against the whole.
-        ok = self.all.take(now) and (kind != "chat" or self.chat.take(now))
+        ok = self.all.take(now) and (kind != "chat" or self.chat.take(now)) and (kind != "blind" or self.blind.take(now))
         if ok:
             self.told = False
             return "ok"

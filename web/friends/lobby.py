@@ -213,6 +213,7 @@ def render_lobby(ctl: Friends) -> str:
   {seat_list(ctl, False)}
   {partners}
   {rules_setting(ctl, players)}
+  {blind_setting(ctl)}
   {coach_setting(ctl)}
   {start}{error}
 </section>
@@ -258,6 +259,36 @@ def rules_setting(ctl: Friends, players: int) -> str:
         html += (f'<div class="table-coach" role="group" aria-labelledby="{action}-label" data-testid="{action}">'
                  f'<span id="{action}-label" class="label">{label}</span><span class="controls">{buttons}</span></div>')
     return html + f'<p class="hint">{MUGGINS_WORDS if muggins else COUNTED_WORDS}</p>'
+
+
+BLIND_ON_WORDS = ("Nobody sees a card they should not, not even the host: every player's browser "
+                  "shuffles and deals together, and checks the others. The bots' cards are known to the "
+                  "host's browser, which plays them.")
+BLIND_OFF_WORDS = "The host's browser deals each hand (fairly, checked by every browser), so it could see every card."
+
+
+def blind_setting(ctl: Friends) -> str:
+    """Whether nobody sees a card, not even the host (the blind deal, docs/blind-deal.md): the
+    host's switch (on for a new table; five-card and muggins tables keep the fair deal, and say
+    why), the guests' and spectators' words."""
+    if ctl.hosting:
+        table = as_host(ctl).table
+        why = table.blind_why_not()
+        buttons = "".join(
+            f'<button type="button" class="mini{" on" if table.blind == on else ""}" data-action="table-blind" '
+            f'data-arg="{"on" if on else "off"}" data-testid="table-blind-{"on" if on else "off"}" '
+            f'aria-pressed="{str(table.blind == on).lower()}">{label}</button>'
+            for on, label in ((True, "On"), (False, "Off")))
+        words = (f"Not at this table: {why}." if table.blind and why else
+                 BLIND_ON_WORDS if table.blind else BLIND_OFF_WORDS)
+        return (f'<div class="table-coach" data-testid="table-blind" role="group" aria-labelledby="blind-label">'
+                f'<span id="blind-label" class="label">Nobody sees a card, not even the host</span>'
+                f'<span class="controls">{buttons}</span>'
+                f'<p class="hint" data-testid="table-blind-words">{escape(words)}</p></div>')
+    told = as_spectator(ctl).table if ctl.watching else as_guest(ctl).table
+    assert told is not None, "a guest's lobby shows once the host has described the table (render_lobby)"
+    words = BLIND_ON_WORDS if told.get("blind") else BLIND_OFF_WORDS
+    return f'<p class="hint table-blind" data-testid="table-blind-words">{escape(words)}</p>'
 
 
 def coach_setting(ctl: Friends) -> str:

@@ -7,12 +7,13 @@ types (`Action`, `View`, `Event`). Anything else raises `ProtocolError` with a r
 person can read; the caller drops the message and logs the reason. Pure Python.
 
     guest -> host   hello {name, token}      action {state_id, action, n}   chat {text, n}
-                    fair_contribute {game, hand, value}
+                    fair_contribute {game, hand, value}    blind {hand, n, from, body}
     host -> guest   welcome {seat, token, last}   reject {reason, text}     error {text}
                     table {players, target, variant, muggins, started, seats, coach, watching}
                     chat {lines}
                     view {view, events, log, game, rounds, record}          ack {n}
                     fair_commit {game, hand, commitment}   (hand 0's, before a game is dealt)
+                    blind {hand, n, from, body}            (a blind-dealt hand's relayed message)
     host -> spectator   table, chat, reject, error as above;  watch {view, events, log}
 
 A spectator (`web.friends.watchers`) sends nothing the host takes: it reads ``table``, ``chat``
@@ -32,6 +33,14 @@ A guest's first ``hello`` proposes a fresh seat token, which the host keeps for 
 gives: a ``hello`` sent again over a new channel before the ``welcome`` came back finds that
 seat, instead of taking a second one (or hearing the table is full).
 
+At a blind table (the table's ``blind``: docs/blind-deal.md), each hand is dealt by every
+seated person's browser together: ``blind`` messages carry the hand's bodies
+(`web.friends.blind_flow`), from a guest to the host and relayed by the host to every seated
+person (never to a spectator). A ``blind`` text may be up to `MAX_BLIND_BYTES` (a shuffle is
+about 27 KiB); the host knows one by its first characters (`BLIND_PREFIX`) and counts it
+against the sender's limits before reading it (`web.friends.limits`). Its body is read with
+the nesting bound every message has (`game.codec.loads`).
+
 A guest numbers its moves and chat lines (``n``) and the host acknowledges each number
 (``ack``; ``welcome``'s ``last`` after a reconnect), so nothing is lost or taken twice when a
 connection drops: `web.friends.delivery`.
@@ -42,7 +51,7 @@ connection drops: `web.friends.delivery`.
 >>> parse('{"v": 2, "type": "hello"}', "guest")
 Traceback (most recent call last):
 ...
-web.friends.protocol.ProtocolError: this table speaks protocol version 7, not 2: reload the page
+web.friends.protocol.ProtocolError: this table speaks protocol version 8, not 2: reload the page
 """
 
 from __future__ import annotations
@@ -67,11 +76,14 @@ if TYPE_CHECKING:
 # 3: the fair deal's messages, and records with hand seeds; 4: the table says whether the coach is on;
 # 5: the view carries the game number, the fair deal's rounds and the record; 6: spectators (the
 # table's watching count, the watch message and the refusals of a watch link); 7: the table's variant
-# (five-card) and whether the players count it themselves (muggins)
-VERSION = 7
+# (five-card) and whether the players count it themselves (muggins); 8: the blind deal (the table's
+# ``blind``, the ``blind`` message both ways)
+VERSION = 8
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
+MAX_BLIND_BYTES = 65_536 + 256   # a blind hand's message (its biggest bodies, a shuffle and a 4-player lock, are ~27 KiB)
+BLIND_PREFIX = f'{{"v":{VERSION},"type":"blind",'   # how every blind text begins (`blind`)
 MAX_NAME = 24
 MAX_CHAT = 280
 MAX_LOG_LINES = 400
@@ -97,17 +109,19 @@ FIELDS = {
         "action": {"state_id", "action", "n"},
         "chat": {"text", "n"},
         "fair_contribute": {"game", "hand", "value"},
+        "blind": {"hand", "n", "from", "body"},
     },
     "host": {
         "welcome": {"seat", "token", "last"},
         "ack": {"n"},
         "reject": {"reason", "text"},
         "error": {"text"},
-        "table": {"players", "target", "variant", "muggins", "started", "seats", "coach", "watching"},
+        "table": {"players", "target", "variant", "muggins", "started", "seats", "coach", "watching", "blind"},
         "view": {"view", "events", "log", "game", "rounds", "record"},
         "chat": {"lines"},
         "fair_commit": {"game", "hand", "commitment"},
         "watch": {"view", "events", "log"},
+        "blind": {"hand", "n", "from", "body"},
     },
 }
 
@@ -147,6 +161,7 @@ class TableInfo(TypedDict):
     seats: list[SeatInfo]
     coach: bool
     watching: int
+    blind: bool
 
 
 class ProtocolError(ValueError):
@@ -174,9 +189,10 @@ class Message:
 
 def parse(text: object, sender: str) -> Message:
     """Validate one message that ``sender`` (``"guest"`` or ``"host"``) sent."""
-    limit = MAX_GUEST_BYTES if sender == "guest" else MAX_HOST_BYTES
     if not isinstance(text, str):
         raise ProtocolError("a message is text")
+    limit = MAX_BLIND_BYTES if text.startswith(BLIND_PREFIX) else MAX_GUEST_BYTES if sender == "guest" \
+        else MAX_HOST_BYTES
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ProtocolError(f"a message is at most {limit} bytes")
     try:
@@ -297,7 +313,23 @@ def _table(data: Fields) -> Fields:
     Config(players=players, target=data["target"], variant=data["variant"], muggins=data["muggins"])
     return {"players": players, "target": data["target"], "variant": data["variant"], "muggins": data["muggins"],
             "started": bool(data["started"]), "seats": seats,
-            "coach": data["coach"], "watching": _int(data["watching"], 0, MAX_WATCHING, "spectators")}
+            "coach": data["coach"], "watching": _int(data["watching"], 0, MAX_WATCHING, "spectators"),
+            "blind": _bool(data["blind"], "a table's blind deal")}
+
+
+def _bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{what} is true or false")
+    return value
+
+
+def _blind(data: Fields) -> Fields:
+    """A blind hand's message: its hand, its number, its sender's seat and its body (read by
+    `web.friends.blind_flow.advance`, which checks every field of it)."""
+    if not isinstance(data["body"], dict):
+        raise ProtocolError("a blind message's body is an object")
+    return {"hand": _int(data["hand"], 0, 2**31 - 1, "a hand number"), "n": _int(data["n"], 0, 2**31 - 1, "a message number"),
+            "from": _int(data["from"], 0, 3, "a seat"), "body": data["body"]}
 
 
 def _events(data: Fields) -> list[Event]:
@@ -311,7 +343,10 @@ def _log(data: Fields) -> list[str] | None:
 
 
 def _view(data: Fields) -> Fields:
-    return {"view": view_from_json(data["view"]), "events": _events(data),
+    """A seat's view; at a blind table, the public view (its browser adds its own cards: `_public`)."""
+    raw = data["view"]
+    public = isinstance(raw, dict) and all(raw.get(key) in ("", []) for key in ("hand", "kept", "discarded", "legal"))
+    return {"view": _public(raw) if public else view_from_json(raw), "events": _events(data),
             "log": _log(data), "game": _int(data["game"], 0, MAX_SEQUENCE, "a game number"),
             "rounds": [_round_state(r) for r in _list(data["rounds"], MAX_HANDS + 2, "rounds")],
             "record": None if data["record"] is None else _record(data["record"])}
@@ -337,13 +372,17 @@ def _watch(data: Fields) -> Fields:
     raw = data["view"]
     if not isinstance(raw, dict) or any(raw.get(key) not in ("", []) for key in ("hand", "kept", "discarded", "legal")):
         raise ProtocolError("a spectator's view holds no seat's own cards or moves")
+    return {"view": _public(raw), "events": _events(data), "log": _log(data)}
+
+
+def _public(raw: Fields) -> View:
+    """A view with no card of the seat's own (`public_view`), its hand's size kept."""
     sizes = _list(raw.get("hand_sizes"), 4, "hand sizes")
     seat = _int(raw.get("seat"), 0, len(sizes) - 1, "a seat")
     # Read as the seat's view of an empty hand (all `view_from_json` checks), then its size back.
     seen = view_from_json(dict(raw, hand_sizes=[0 if n == seat else size for n, size in enumerate(sizes)]))
     held = _int(sizes[seat], 0, seen.config.dealt, "a hand size")
-    return {"view": replace(seen, hand_sizes=seen.hand_sizes[:seat] + (held,) + seen.hand_sizes[seat + 1:]),
-            "events": _events(data), "log": _log(data)}
+    return replace(seen, hand_sizes=seen.hand_sizes[:seat] + (held,) + seen.hand_sizes[seat + 1:])
 
 
 def _host_chat(data: Fields) -> Fields:
@@ -417,6 +456,7 @@ READERS: dict[tuple[str, str], Callable[[Fields], Fields]] = {
     ("welcome", "host"): _welcome, ("ack", "host"): _ack, ("reject", "host"): _reject, ("error", "host"): _error,
     ("table", "host"): _table, ("view", "host"): _view, ("chat", "host"): _host_chat,
     ("fair_contribute", "guest"): _contribute, ("fair_commit", "host"): _commit, ("watch", "host"): _watch,
+    ("blind", "guest"): _blind, ("blind", "host"): _blind,
 }
 
 
@@ -464,9 +504,18 @@ def error(text: str) -> str:
 
 
 def table(players: int, target: int, started: bool, seats: list[SeatInfo], coach: bool = False,
-          watching: int = 0, variant: str = "standard", muggins: bool = False) -> str:
+          watching: int = 0, variant: str = "standard", muggins: bool = False, blind: bool = False) -> str:
     return _dump("table", players=players, target=target, variant=variant, muggins=muggins, started=started,
-                 seats=seats, coach=coach, watching=watching)
+                 seats=seats, coach=coach, blind=blind, watching=watching)
+
+
+def blind(hand: int, n: int, sender: int, body: object) -> str:
+    """A blind hand's message ``n`` of hand ``hand`` from seat ``sender`` (it begins with `BLIND_PREFIX`).
+
+    >>> blind(3, 0, 1, {"step": "go", "seat": 1}).startswith(BLIND_PREFIX)
+    True
+    """
+    return _dump("blind", hand=hand, n=n, body=body, **{"from": sender})
 
 
 def view(seat_view: View, events: Iterable[Event], log: Iterable[str] | None = None, game: int = 0,

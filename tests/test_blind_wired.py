@@ -1,0 +1,376 @@
+"""The blind deal wired into the friends table (docs/blind-deal.md, "Wiring it into the table"):
+a `HostTable(blind=True)` and `GuestController`s exchanging the real protocol texts, the work
+of each side run to its end (`game.blind.alarms.finish`) as the page runs it in slices, the
+people choosing on their screens' views and the bots (real levels) on theirs.
+
+What it checks: whole games end with every browser at the same scores and the host's engine
+(`Ledger`) there too; each guest's screen holds exactly its own cards; a spectator gets only
+public views and no blind message; the host object and its save never hold a friend's card
+not yet public; a guest and the host reload mid-hand and the hand goes on; a friend away is
+replaced by a bot after the (injected) wait and the hand is dealt again; a hostile guest's
+blind messages (malformed, out of turn, oversized, deeply nested, a flood) are refused and
+change nothing.
+"""
+
+import json
+import random
+
+import pytest
+
+from game.blind.alarms import finish
+from game.blind.group import card_element, element_text
+from game.cards import DECK, Card
+from web.friends import protocol
+from web.friends.blind_flow import due, envelope
+from web.friends.guest import GuestController
+from web.friends.host import HostTable
+from web.friends.host_controller import HostController
+from web.friends.spectator import SpectatorController
+
+from test_blind_table import walk
+
+ROOM = "room-0123456789"
+
+
+class BlindWire:
+    """A blind table: the host, its guests (and spectators) joined by lists; the clock moves
+    half a second a round, and every message is kept."""
+
+    def __init__(self, players, bots=(), target=61, wait=60.0, seed=1):
+        self.now = 0.0
+        self.rng = random.Random(seed)
+        self.tokens = iter(f"token-{n:016d}" for n in range(1000))
+        self.table = HostTable(ROOM, players, target, "Hana", token_source=lambda: next(self.tokens),
+                               clock=lambda: 1_700_000_000.0, ticker=lambda: self.now, blind=True, blind_wait=wait)
+        self.host = HostController(self.table, seed_source=lambda: 5)
+        self.guests = {}
+        self.watchers = {}
+        self.sent = []          # every text the host sent: (conn, text)
+        self.tamper = lambda conn, text: text     # a patched page's change to what it sends
+        for seat, level in bots:
+            self.host.command("seat", f"{seat}:{level}")
+
+    def join(self, conn, name, guest=None, choose=True):
+        guest = guest or GuestController(ROOM, name=name, token_source=lambda: next(self.tokens))
+        self.guests[conn] = guest
+        self.table.connect(conn)
+        if guest.token:
+            guest.rejoin()
+        else:
+            guest.command("join", {"name": name})
+        self.pump(choose)
+        return guest
+
+    def deliver(self):
+        for conn, text in self.table.take_outbox():
+            self.sent.append((conn, text))
+            if conn in self.guests:
+                self.guests[conn].receive(text)
+            elif conn in self.watchers:
+                self.watchers[conn].receive(text)
+
+    def pump(self, choose=True, until=None, rounds=20_000):
+        """Every side works and delivers until quiet (people choosing when ``choose``), or ``until``."""
+        for _ in range(rounds):
+            moved = self.step(choose)
+            if until is not None and until():
+                return
+            if until is None and not moved and not self.table.outbox:
+                return
+        raise AssertionError("the table never went quiet" if until is None else "it never came")
+
+    def step(self, choose=True):
+        """One round: the clock moves, each side works and sends; True if anything moved."""
+        self.now += 0.5
+        self.table.tick()
+        moved = False
+        for conn, guest in list(self.guests.items()):
+            for text in guest.take_outbox():
+                moved = True
+                if conn in self.table.seat_of:
+                    self.table.receive(conn, self.tamper(conn, text))
+        while self.table.blind_ready():
+            moved = finish(self.table.blind_work()) or moved
+            self.deliver()
+        self.deliver()
+        for guest in self.guests.values():
+            while guest.blind_ready():
+                moved = finish(guest.blind_work()) or moved
+        if choose:
+            moved = self.choose() or moved
+        return moved
+
+    def choose(self):
+        moved = False
+        for ctl in [self.host, *self.guests.values()]:
+            view = ctl.seat_screen.view
+            if view is not None and view.legal and not ctl.pending and view.phase != "over":
+                ctl.move(self.rng.choice(view.legal))
+                moved = True
+        return moved
+
+
+def secret_cards(wire):
+    """The friends' cards not yet public in the hand."""
+    hand = wire.table.blind_hand
+    if hand is None:
+        return set()
+    public = {card for card in hand.flow.hand.cards if card is not None}
+    return {card for guest in wire.guests.values() if guest.blind_seat is not None
+            for card in guest.blind_seat.mine.values()} - public
+
+
+def assert_blind(wire):
+    """Nothing the host object holds, nor its save, holds a friend's card not yet public: as a
+    group element (a number, or its text) in any hand; as a `Card` or its code, in the first
+    hand of a game (later, the audited decks of the hands before hold every card)."""
+    secret = secret_cards(wire)
+    if not secret:
+        return
+    held = list(walk(wire.table))
+    elements = {card_element(card) for card in secret}
+    first = not wire.table.ledger.decks
+    assert not elements & {x for x in held if isinstance(x, int)}
+    needles = [element_text(e) for e in elements] + ([f'"{card}"' for card in secret] if first else [])
+    if first:
+        assert not secret & {x for x in held if isinstance(x, Card)}
+    for text in [x for x in held if isinstance(x, str)] + [wire.table.to_json()]:
+        assert not any(needle in text for needle in needles), text[:120]
+
+
+def play_game(players, humans, bots, scan_every=0):
+    wire = BlindWire(players, bots=bots)
+    for n, seat in enumerate(humans):
+        wire.join(f"c{seat}", ["Gus", "Ivy", "Jo"][n])
+    wire.host.command("start-table")
+    rounds = 0
+    while wire.table.session.state.phase != "over":
+        wire.step()
+        rounds += 1
+        if scan_every and rounds % scan_every == 0 and wire.table.blind_hand is not None \
+                and not wire.table.blind_hand.flow.hand.keys:
+            assert_blind(wire)
+        assert rounds < 20_000
+    return wire
+
+
+@pytest.mark.parametrize("players, humans, bots", [(2, (1,), ()), (3, (2,), ((1, "easy"),)),
+                                                   (4, (1, 3), ((2, "easy"),))])
+def test_a_whole_game_dealt_blind_with_bots_and_friends(players, humans, bots):
+    wire = play_game(players, humans, bots, scan_every=7)
+    table, state = wire.table, wire.table.session.state
+    assert state.phase == "over" and max(state.scores) >= 61
+    assert table.blind_alarms == [] and all(not h["alarms"] for h in table.blind_hands)
+    assert len(table.ledger.decks) == len(table.blind_hands)
+    for guest in wire.guests.values():
+        view = guest.seat_screen.view
+        assert view.phase == "over" and view.scores == state.scores and guest.blind_alarms == []
+    assert wire.host.seat_screen.view.scores == state.scores
+
+
+def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show():
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: gus.seat_screen.view is not None and gus.seat_screen.view.phase == "play")
+    seat = gus.blind_seat
+    assert sorted(gus.seat_screen.view.hand + gus.seat_screen.view.discarded) == \
+        sorted(card for j, card in seat.mine.items() if j in seat.flow.public.dealt[1])
+    for _, text in wire.sent:
+        message = protocol.parse(text, "host")
+        if message.type == "view":
+            view = message["view"]
+            assert view.hand == () and view.legal == ()        # the host knows no friend's card
+    assert_blind(wire)
+
+
+def test_a_spectator_gets_public_views_and_no_blind_message():
+    wire = BlindWire(2)
+    wire.join("c1", "Gus")
+    wire.host.command("watching", "on")
+    spectator = SpectatorController(ROOM)
+    wire.watchers["w1"] = spectator
+    wire.table.watch_connect("w1")
+    wire.deliver()
+    wire.host.command("start-table")
+    wire.pump(until=lambda: wire.table.blind_hand is not None and due(wire.table.blind_hand.flow).step == "play")
+    texts = [text for conn, text in wire.sent if conn == "w1"]
+    assert texts and not any('"type":"blind"' in text for text in texts)
+    assert spectator.view() is not None and spectator.view().hand == ()
+    assert any(json.loads(text)["type"] == "watch" for text in texts)
+
+
+def test_a_guest_reloads_mid_deal_and_mid_play_and_the_game_goes_on():
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    for step in ("lock", "play"):
+        wire.pump(until=lambda step=step: due(wire.table.blind_hand.flow).step == step)
+        saved, token = gus.blind_save(), gus.token
+        wire.table.disconnect("c1")
+        del wire.guests["c1"]
+        gus = GuestController(ROOM, name="Gus", token=token, blind_saved=json.loads(json.dumps(saved)))
+        wire.join("c1", "Gus", gus, choose=False)
+        assert gus.blind_seat is not None and gus.blind_rebuilt
+    hand = wire.table.blind_hand.setup.hand
+    wire.pump(until=lambda: wire.table.blind_hand is None or wire.table.blind_hand.setup.hand != hand)
+    assert wire.table.blind_hands[0]["alarms"] == [] and wire.table.blind_hands[0]["deck"] is not None
+    assert gus.blind_alarms == []
+
+
+def test_the_host_reloads_mid_hand_and_the_hand_goes_on():
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "play")
+    flow = wire.table.blind_hand.flow
+    saved = wire.table.to_json()
+    assert_blind(wire)
+    table = HostTable.from_json(saved, token_source=lambda: next(wire.tokens))
+    table.ticker = lambda: wire.now
+    wire.table, wire.host = table, HostController(table, seed_source=lambda: 5)
+    finish(table.blind_work())                       # the saved hand rebuilt, every message checked again
+    assert table.blind_hand.flow.bodies == flow.bodies and table.blind_hand.flow.public == flow.public
+    wire.join("c1", "Gus", gus, choose=False)
+    hand = table.blind_hand.setup.hand
+    wire.pump(until=lambda: table.blind_hand is None or table.blind_hand.setup.hand != hand)
+    assert table.blind_hands[-1]["alarms"] == [] and gus.blind_alarms == []
+
+
+def test_a_friend_away_is_dealt_out_after_the_wait_and_gets_the_seat_back_at_the_next_hand():
+    wire = BlindWire(2, wait=5.0)
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard")
+    before = wire.table.blind_hand.flow.public.before
+    wire.table.disconnect("c1")
+    del wire.guests["c1"]
+    first = wire.table.blind_hand.setup.hand
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != first, rounds=100)
+    again = wire.table.blind_hand
+    assert again.setup.humans == (0,) and again.flow.public.before == before
+    chat = [line["text"] for line in wire.table.chat]
+    assert any("Waiting for Gus" in line for line in chat)
+    assert "The hand is dealt again: a bot plays for Gus" in chat
+    assert wire.table.blind_hands[-1]["abandoned"] == "Gus was away"
+    wire.join("c1", "Gus", gus, choose=False)
+    wire.host.command("give-back", "1")
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != again.setup.hand)
+    assert wire.table.blind_hand.setup.humans == (0, 1)
+
+
+def test_a_friend_who_plays_a_card_it_was_not_dealt_is_caught_and_the_hand_dealt_again():
+    wire = BlindWire(2, wait=5.0)
+    gus = wire.join("c1", "Gus")
+
+    def tamper(conn, text):
+        """Gus's patched page plays a card it was not dealt (and trusts its own message)."""
+        message = json.loads(text)
+        seat, body = gus.blind_seat, message["body"]
+        if body.get("step") != "reveal" or seat.flow.public.phase != "play":
+            return text
+        public = seat.flow.public
+        taken = set(seat.mine.values()) | set(public.cards.values())
+        body["card"] = str(min((card for card in DECK if card not in taken), key=lambda card: card.value))
+        seat.pending = body
+        return envelope(message["hand"], message["n"], message["from"], body)
+
+    wire.tamper = tamper
+    wire.host.command("start-table")
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != 0, rounds=3000)
+    chat = [line["text"] for line in wire.table.chat]
+    assert any(line.startswith("The deal check failed: seat 2, reveal") for line in chat), chat
+    assert "The hand is dealt again: a bot plays for Gus" in chat
+    assert wire.table.blind_hands[0]["alarms"] and wire.table.blind_hand.setup.humans == (0,)
+    assert wire.table.blind_alarms[0].startswith("seat 2, reveal")
+
+
+HOSTILE = {
+    "malformed": lambda hand: protocol.BLIND_PREFIX + '"hand":' + str(hand) + ',"n":1,"body":{"step":"shuffle"},"from":1}',
+    "out of turn": lambda hand: envelope(hand, 1, 1, {"step": "go", "seat": 1}),
+    "for the host": lambda hand: envelope(hand, 1, 0, {"step": "discard", "seat": 0, "positions": [0, 2]}),
+    "oversized": lambda hand: protocol.BLIND_PREFIX + '"hand":0,"n":1,"from":1,"body":{"x":"' + "a" * 70_000 + '"}}',
+    "deeply nested": lambda hand: protocol.BLIND_PREFIX + '"hand":0,"n":1,"from":1,"body":' + "[" * 60_000,
+    "not the prefix": lambda hand: envelope(hand, 1, 1, {"step": "go", "seat": 1}).replace('"v":8,', '"v": 8,'),
+    "another hand": lambda hand: envelope(hand + 5, 1, 1, {"step": "go", "seat": 1}),
+}
+
+
+AT_DISCARD = {}
+
+
+def at_discard():
+    """A table dealt and waiting for the discards, shared by the attacks (each changes nothing)."""
+    if not AT_DISCARD:
+        wire = BlindWire(2)
+        wire.join("c1", "Gus")
+        wire.host.command("start-table")
+        wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
+        AT_DISCARD["wire"] = wire
+    return AT_DISCARD["wire"]
+
+
+@pytest.mark.parametrize("attack", sorted(HOSTILE))
+def test_a_hostile_guest_s_blind_message_is_refused_and_changes_nothing(attack):
+    wire = at_discard()
+    wire.now += 60.0                # (its limits refilled)
+    hand = wire.table.blind_hand
+    flow, relayed = hand.flow, len(hand.relayed)
+    wire.table.receive("c1", HOSTILE[attack](hand.setup.hand))
+    while wire.table.blind_ready() and wire.table.blind_queue:
+        finish(wire.table.blind_work())
+    assert hand.flow is flow and len(hand.relayed) == relayed
+    assert wire.table.blind_hand is hand
+
+
+def test_a_flood_of_blind_messages_is_refused_before_it_is_read():
+    wire = BlindWire(2)
+    wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
+    text = envelope(wire.table.blind_hand.setup.hand, 1, 1, {"step": "go", "seat": 1})
+    taken = [wire.table.receive("c1", text) for _ in range(200)]
+    assert sum(taken) <= 30 and len(wire.table.blind_queue) <= 30
+    assert wire.table.drops[-1].endswith("over the rate limit: dropping until it slows down") or \
+        any("rate limit" in line for line in wire.table.drops)
+
+
+def test_a_guest_refuses_a_public_view_at_a_table_that_does_not_deal_blind():
+    table = HostTable(ROOM, 2, 61, "Hana", token_source=lambda: "t" * 22, blind=False)
+    guest = GuestController(ROOM, name="Gus", token_source=lambda: "u" * 22)
+    table.connect("c1")
+    guest.command("join", {"name": "Gus"})
+    for text in guest.take_outbox():
+        table.receive("c1", text)
+    for _, text in table.take_outbox():
+        guest.receive(text)
+    assert guest.table["blind"] is False
+    from game.engine import Config, new_game
+    from game.view import view
+    public = protocol.public_view(view(new_game(Config(), seed=1), 1))
+    guest.receive(protocol.view(public, ()))
+    assert guest.view() is None and "does not deal blind" in guest.drops[-1]
+
+
+def test_the_lobby_s_switch_is_on_for_a_new_table_and_says_why_where_it_does_not_apply():
+    from web.friends.lobby import render_lobby
+
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    assert 'data-testid="table-blind-on" aria-pressed="true"' in render_lobby(wire.host)
+    assert "not even the host" in render_lobby(gus) and gus.table["blind"] is True
+    wire.host.command("table-length", "five")          # five-card keeps the fair deal, and says why
+    assert "Not at this table: five-card cribbage keeps the fair deal." in render_lobby(wire.host)
+    wire.pump()
+    assert gus.table["blind"] is False and "could see every card" in render_lobby(gus)
+    wire.host.command("start-table")
+    assert not wire.table.blind_game and wire.table.starting       # the fair deal's first round
+    wire.host.command("table-blind", "off")
+    assert "the deal is chosen in the lobby" in wire.host.error
+
+
+def test_a_table_of_bots_only_keeps_the_fair_deal():
+    wire = BlindWire(2, bots=((1, "easy"),))
+    assert wire.table.blind_why_not() == "a table with bots only keeps the fair deal"
+    wire.host.command("start-table")
+    assert not wire.table.blind_game
