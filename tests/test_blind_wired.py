@@ -289,7 +289,7 @@ HOSTILE = {
     "malformed": lambda hand: protocol.BLIND_PREFIX + '"hand":' + str(hand) + ',"n":1,"body":{"step":"shuffle"},"from":1}',
     "out of turn": lambda hand: envelope(hand, 1, 1, {"step": "go", "seat": 1}),
     "for the host": lambda hand: envelope(hand, 1, 0, {"step": "discard", "seat": 0, "positions": [0, 2]}),
-    "oversized": lambda hand: protocol.BLIND_PREFIX + '"hand":0,"n":1,"from":1,"body":{"x":"' + "a" * 70_000 + '"}}',
+    "oversized": lambda hand: protocol.BLIND_PREFIX + '"hand":0,"n":1,"from":1,"body":{"x":"' + "a" * 100_000 + '"}}',
     "deeply nested": lambda hand: protocol.BLIND_PREFIX + '"hand":0,"n":1,"from":1,"body":' + "[" * 60_000,
     "not the prefix": lambda hand: envelope(hand, 1, 1, {"step": "go", "seat": 1}).replace('"v":8,', '"v": 8,'),
     "another hand": lambda hand: envelope(hand + 5, 1, 1, {"step": "go", "seat": 1}),

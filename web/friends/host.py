@@ -221,7 +221,7 @@ class HostTable(BlindHands, FairRounds):
             self.drop(conn, "not connected")
             return False
         blind = isinstance(text, str) and text.startswith(protocol.BLIND_PREFIX)
-        if blind and not self.admit(conn, "blind"):      # counted before it is read: it may be 64 KiB
+        if blind and not self.admit(conn, "blind"):      # counted before it is read: it may be 96 KiB
             return False
         try:
             message = parse(text, "guest")

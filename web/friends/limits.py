@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# A blind hand's messages (docs/blind-deal.md) are up to 64 KiB each: a friend sends about 15 a
+# A blind hand's messages (docs/blind-deal.md) are up to 96 KiB each: a friend sends about 15 a
 # hand (its shuffle, lock, unlocks, discard, plays, goes, crib cards and keys), and a hand takes
 # seconds of every browser's work, so more than this is a flood, refused before it is read.
 BLIND_BURST = 24

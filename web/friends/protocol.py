@@ -36,8 +36,8 @@ seat, instead of taking a second one (or hearing the table is full).
 At a blind table (the table's ``blind``: docs/blind-deal.md), each hand is dealt by every
 seated person's browser together: ``blind`` messages carry the hand's bodies
 (`web.friends.blind_flow`), from a guest to the host and relayed by the host to every seated
-person (never to a spectator). A ``blind`` text may be up to `MAX_BLIND_BYTES` (a shuffle is
-about 27 KiB); the host knows one by its first characters (`BLIND_PREFIX`) and counts it
+person (never to a spectator). A ``blind`` text may be up to `MAX_BLIND_BYTES` (the biggest, a
+4-player lock, is about 57 KB); the host knows one by its first characters (`BLIND_PREFIX`) and counts it
 against the sender's limits before reading it (`web.friends.limits`). Its body is read with
 the nesting bound every message has (`game.codec.loads`).
 
@@ -82,7 +82,7 @@ VERSION = 8
 MAX_SEQUENCE = 10**9             # a guest's message numbers (web.friends.delivery)
 MAX_GUEST_BYTES = 2_048          # a guest's messages are small
 MAX_HOST_BYTES = 262_144         # a full sync carries a view and the hand history
-MAX_BLIND_BYTES = 65_536 + 256   # a blind hand's message (its biggest bodies, a shuffle and a 4-player lock, are ~27 KiB)
+MAX_BLIND_BYTES = 98_304   # a blind hand's message: the biggest, a 4-player lock, is about 57 KB (35 KB at 2 players)
 BLIND_PREFIX = f'{{"v":{VERSION},"type":"blind",'   # how every blind text begins (`blind`)
 MAX_NAME = 24
 MAX_CHAT = 280
