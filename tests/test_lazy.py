@@ -84,6 +84,9 @@ def test_the_later_zip_holds_lazy_modules_only():
     assert {"web.friends.host", "web.net.transport", "web.profile.device_link"} <= set(LATER)
     # A bot player's screens, and what a profile's records need at every start, stay in app.zip.
     assert not {"web.profile.view", "web.profile.stats", "web.profile.replay", "game.fair"} & set(LATER)
+    # Only a friends table deals blind: every module of the blind deal waits (but local.py, for tests).
+    blind = {name for name in our_modules() if name.startswith(("game.blind.", "web.friends.blind_"))}
+    assert blind - {"game.blind.local"} <= set(LATER), sorted(blind - set(LATER))
 
 
 def test_no_module_of_app_zip_imports_a_later_one_when_imported():

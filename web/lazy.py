@@ -43,6 +43,7 @@ LATER = (
     "game.blind.alarms",
     "game.blind.audit",
     "game.blind.deck",
+    "game.blind.elements",
     "game.blind.group",
     "game.blind.proofs",
     "game.blind.public",
