@@ -219,6 +219,10 @@ def test_a_guest_reloads_mid_deal_and_mid_play_and_the_game_goes_on():
     wire.pump(until=lambda: wire.table.blind_hand is None or wire.table.blind_hand.setup.hand != hand)
     assert wire.table.blind_hands[0]["alarms"] == [] and wire.table.blind_hands[0]["deck"] is not None
     assert gus.blind_alarms == []
+    (kept,) = gus.blind_kept            # the hand as Gus audited it (rebuilt twice): the host's deck and digest
+    assert (kept["deck"], kept["sha256"]) == (wire.table.blind_hands[0]["deck"], wire.table.blind_hands[0]["sha256"])
+    again = GuestController(ROOM, name="Gus", token=gus.token, blind_saved=json.loads(json.dumps(gus.blind_save())))
+    assert again.blind_kept == gus.blind_kept           # kept for the game's record across a reload
 
 
 def test_the_host_reloads_mid_hand_and_the_hand_goes_on():
