@@ -30,7 +30,7 @@ def assert_records(wire):
     """At the end of a whole blind game: the host's record (as `web.keeper.Keeper` keeps it) and every
     guest's (from its own audits) replay to the game's final scores, hand by hand, with the
     same decks and the same digests of each hand's messages; they travel as links, count in
-    the statistics, and the replay shows every hand as audited."""
+    the statistics, and the replay and the tables' deal panels show every hand as audited."""
     state = wire.table.session.state
     screens = ProfileScreens(Profile.new("Hana"), clock=lambda: FINISHED)
     table = wire.table          # as `web.keeper.Keeper.record_finished` keeps it (web.keeper needs a browser)
@@ -53,6 +53,12 @@ def assert_records(wire):
         hands = replay_hands(record)
         assert len(hands) == record.summary.hands and hands[-1].scores == state.scores
         assert "Hand 1 dealt blind, audited by this browser" in render_replay(record, 0)
+    from web.friends.fair_view import fair_panel, fair_strip, host_fair_panel
+    hands = len(host.decks)
+    assert f"Hand {hands} dealt blind, audited by this browser" in host_fair_panel(wire.host)
+    for guest in wire.guests.values():
+        assert f"Hand {hands} dealt blind, audited by this browser" in fair_panel(guest)
+        assert f'data-hand="{hands}"' in fair_strip(guest) and "Blind deal" in fair_panel(guest)
     stats = compute(screens.profile.records)
     assert stats["all"].games == 1 and stats[f"friends · {state.config.players} players"].games == 1
     assert "✓ dealt blind, audited" in render_stats(screens.profile)

@@ -424,3 +424,5 @@ def test_a_host_that_forges_a_guest_s_discard_after_its_reload_is_caught():
         finish(gus.blind_work())
     assert gus.blind_alarms and "a message this browser did not send" in gus.blind_alarms[0]
     assert gus.blind_seat.flow.public.discarded[1] is None
+    from web.friends.fair_view import fair_panel, fair_strip
+    assert 'data-testid="fair-alarm"' in fair_strip(gus) and "Blind deal: check failed" in fair_panel(gus)
