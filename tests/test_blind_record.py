@@ -148,3 +148,12 @@ def test_an_old_record_loads_unchanged(blind):
     assert [r.blind is None for r in profile.records] == [True, False] or \
         [r.blind is None for r in profile.records] == [False, True]
     assert compute(profile.records)["all"].games == 2
+
+
+def test_a_guest_s_damaged_save_of_its_hands_is_dropped_not_trusted():
+    from web.friends.guest import GuestController
+
+    hand = {"game": 0, "hand": 0, "dealer": 1, "deck": None, "alarms": [], "sha256": "", "actions": []}
+    saved = {"hands": [hand, {"game": 0}, "junk", dict(hand, alarms=[3]), dict(hand, deck="AC")]}
+    assert GuestController("room-0123456789", blind_saved=saved).blind_kept == [hand]
+    assert GuestController("room-0123456789", blind_saved={"hands": "junk"}).blind_kept == []

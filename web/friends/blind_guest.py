@@ -55,6 +55,21 @@ if TYPE_CHECKING:
 HANDS_KEPT = 200     # a game's hands this browser keeps for its record (a game has about 30)
 
 
+def kept_hand(hand: object) -> bool:
+    """Whether ``hand`` is a hand as `BlindGuest` keeps it for the game's record (a damaged
+    save's are dropped: the record is checked again when it is made).
+
+    >>> kept_hand({"game": 0, "hand": 0, "dealer": 1, "deck": None, "alarms": [], "sha256": "", "actions": []})
+    True
+    >>> kept_hand({"game": 0, "hand": 0, "dealer": 1, "deck": None, "alarms": "no"})
+    False
+    """
+    kinds = {"game": int, "hand": int, "dealer": int, "alarms": list, "sha256": str, "actions": list}
+    return isinstance(hand, dict) and all(isinstance(hand.get(key), kind) for key, kind in kinds.items()) and \
+        (hand.get("deck") is None or isinstance(hand.get("deck"), list)) and \
+        all(isinstance(text, str) for key in ("alarms", "actions") for text in hand[key])
+
+
 def body_hash(body: object) -> str:
     """The SHA-256 of a hand's message body, however a relay spaces or orders its JSON.
 
@@ -96,7 +111,7 @@ class BlindGuest:
         self.hand_alarms: list[str] = []          # this hand's alarms
         self.hand_kept = False                    # this hand is in `blind_kept`
         kept = self.saved_keys.get("hands") if self.saved_keys is not None else None
-        self.blind_kept: list[dict[str, Any]] = [h for h in kept if isinstance(h, dict)][-HANDS_KEPT:] \
+        self.blind_kept: list[dict[str, Any]] = [h for h in kept if kept_hand(h)][-HANDS_KEPT:] \
             if isinstance(kept, list) else []     # the game's hands as this browser audited them
 
     # -- the queue --
