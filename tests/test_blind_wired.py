@@ -383,8 +383,7 @@ def test_a_table_of_bots_only_keeps_the_fair_deal():
     assert not wire.table.blind_game
 
 
-@pytest.mark.parametrize("chosen, default, level", [(None, "medium", "medium"), (None, "hard", "hard"),
-                                                    ("easy", "hard", "easy")])
+@pytest.mark.parametrize("chosen, default, level", [(None, "hard", "hard"), ("easy", "hard", "easy")])
 def test_a_friend_away_gets_the_bot_level_the_host_chose_else_the_table_s(chosen, default, level):
     wire = BlindWire(2, wait=5.0)
     wire.join("c1", "Gus")
