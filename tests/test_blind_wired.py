@@ -7,9 +7,10 @@ What it checks: whole games end with every browser at the same scores and the ho
 (`Ledger`) there too; each guest's screen holds exactly its own cards; a spectator gets only
 public views and no blind message; the host object and its save never hold a friend's card
 not yet public; a guest and the host reload mid-hand and the hand goes on; a friend away is
-replaced by a bot after the (injected) wait and the hand is dealt again; a hostile guest's
-blind messages (malformed, out of turn, oversized, deeply nested, a flood) are refused and
-change nothing.
+replaced by a bot (of the host's level) after the (injected) wait and the hand is dealt again;
+a hostile guest's blind messages (malformed, out of turn, oversized, deeply nested, a flood) are
+refused and change nothing; a host that forges a guest's move after its reload is caught; each
+browser keeps the finished game's record (`test_blind_record.assert_records`).
 """
 
 import json
@@ -27,6 +28,7 @@ from web.friends.host import HostTable
 from web.friends.host_controller import HostController
 from web.friends.spectator import SpectatorController
 
+from test_blind_record import assert_records
 from test_blind_table import walk
 
 ROOM = "room-0123456789"
@@ -166,6 +168,7 @@ def test_a_whole_game_dealt_blind_with_bots_and_friends(players, humans, bots):
         view = guest.seat_screen.view
         assert view.phase == "over" and view.scores == state.scores and guest.blind_alarms == []
     assert wire.host.seat_screen.view.scores == state.scores
+    assert_records(wire)
 
 
 def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show():
@@ -216,6 +219,10 @@ def test_a_guest_reloads_mid_deal_and_mid_play_and_the_game_goes_on():
     wire.pump(until=lambda: wire.table.blind_hand is None or wire.table.blind_hand.setup.hand != hand)
     assert wire.table.blind_hands[0]["alarms"] == [] and wire.table.blind_hands[0]["deck"] is not None
     assert gus.blind_alarms == []
+    (kept,) = gus.blind_kept            # the hand as Gus audited it (rebuilt twice): the host's deck and digest
+    assert (kept["deck"], kept["sha256"]) == (wire.table.blind_hands[0]["deck"], wire.table.blind_hands[0]["sha256"])
+    again = GuestController(ROOM, name="Gus", token=gus.token, blind_saved=json.loads(json.dumps(gus.blind_save())))
+    assert again.blind_kept == gus.blind_kept           # kept for the game's record across a reload
 
 
 def test_the_host_reloads_mid_hand_and_the_hand_goes_on():
@@ -374,3 +381,47 @@ def test_a_table_of_bots_only_keeps_the_fair_deal():
     assert wire.table.blind_why_not() == "a table with bots only keeps the fair deal"
     wire.host.command("start-table")
     assert not wire.table.blind_game
+
+
+@pytest.mark.parametrize("chosen, default, level", [(None, "hard", "hard"), ("easy", "hard", "easy")])
+def test_a_friend_away_gets_the_bot_level_the_host_chose_else_the_table_s(chosen, default, level):
+    wire = BlindWire(2, wait=5.0)
+    wire.join("c1", "Gus")
+    wire.table.stand_in_level, wire.table.default_level = chosen, default
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard")
+    wire.table.disconnect("c1")
+    del wire.guests["c1"]
+    first = wire.table.blind_hand.setup.hand
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != first, rounds=100)
+    assert wire.table.seats[1].stand_in == level and wire.table.session.bots[1] == level
+    assert HostTable.from_json(wire.table.to_json()).stand_in_level == chosen
+
+
+def test_the_host_s_level_is_the_table_s_default_and_a_stand_in_it_chose_is_kept():
+    table = HostTable(ROOM, 2, 61, "Hana", token_source=lambda: "t" * 22, blind=True)
+    HostController(table, seed_source=lambda: 5, prefs={"level": "hard"})
+    assert table.default_level == "hard" and table.stand_in_level is None
+
+
+def test_a_host_that_forges_a_guest_s_discard_after_its_reload_is_caught():
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
+    saved, token = gus.blind_save(), gus.token
+    wire.table.disconnect("c1")
+    del wire.guests["c1"]
+    gus = GuestController(ROOM, name="Gus", token=token, blind_saved=json.loads(json.dumps(saved)))
+    wire.join("c1", "Gus", gus, choose=False)
+    assert gus.blind_rebuilt and gus.blind_alarms == []
+    hand = wire.table.blind_hand
+    forged = envelope(hand.setup.hand, hand.n + 1, 1, {"step": "discard", "seat": 1,
+                                                        "positions": list(hand.flow.public.dealt[1][:2])})
+    gus.receive(forged)                       # the host's patched page relays it in Gus's name
+    while gus.blind_ready():
+        finish(gus.blind_work())
+    assert gus.blind_alarms and "a message this browser did not send" in gus.blind_alarms[0]
+    assert gus.blind_seat.flow.public.discarded[1] is None
+    from web.friends.fair_view import fair_panel, fair_strip
+    assert 'data-testid="fair-alarm"' in fair_strip(gus) and "Blind deal: check failed" in fair_panel(gus)

@@ -102,14 +102,15 @@ class Keeper:
         session = cast("Controller", ctl).session     # the bot table's, or the host's (a HostController)
         if session is None or session.state.phase != "over":
             return
-        if ctl.hosting and cast("HostController", ctl).table.blind_game:
-            return   # a blind game's record needs its audited decks, which records do not keep yet (docs/blind-deal.md)
         if ctl.coach_waiting():
             return   # the coach's last reviews first, in the idle loop's slices (not in this move)
         key = (id(session), session.state.state_id, session.state.seed)
         if key != self.recorded:
             self.recorded = key
-            fair = cast("HostController", ctl).table.fair_transcript() if ctl.hosting else None
+            table = cast("HostController", ctl).table if ctl.hosting else None
+            fair = table.fair_transcript() if table is not None else None
+            blind = table.blind_record() if table is not None else None   # its audited decks (docs/blind-deal.md)
             # (pass and play is a mode of its own: the other people were at this device, not friends far away)
             mode = passplay.MODE if not ctl.multiplayer and passplay.is_pass_and_play(session.bots) else None
-            self.profile.game_finished(session, seat=0, coach=ctl.finished_review(), fair=fair, mode=mode)
+            self.profile.game_finished(session, seat=0, coach=ctl.finished_review(), fair=fair,
+                                      mode=mode, blind=blind)

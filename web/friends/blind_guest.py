@@ -15,28 +15,68 @@ After a reload the browser keeps its keys (`blind_save`, in `web.friends.guest_s
 table's room): on its welcome the host sends the hand's messages again from the start, and the
 seat is rebuilt from them (each checked again). A message relayed as this seat's that it did
 not send is refused, as is anything the rules or the proofs refuse: an alarm on its screen.
+After a reload too: the SHA-256 of each message it sent this hand is kept with its keys, and a
+message in its name whose hash it does not know is refused.
+
+The game's record is this browser's own (`web.profile.records.check_blind`): each hand as it
+audited it (the deck, the public moves as the engine's actions, its alarms, the SHA-256 of the
+hand's relayed messages), kept with its keys across a reload; at the game's end it replays
+them and keeps the record (`finished`) if they end at the scores the host's view shows. The
+host sends no record of a blind game: this browser needs none.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import deque
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.blind.alarms import Work
+from game.engine import OVER
 from game.blind.seating import Keys, Setup
 from game.errors import IllegalActionError, ParseError
 from game.events import Event
 from game.view import View
 
-from .blind_flow import envelope
+from .blind_flow import due, envelope, read_envelope
 from .blind_seat import BlindSeat
+from .blind_table import hand_actions
 from .blind_view import Waiting, screen_choose, with_cards
 from .protocol import Message
 
 if TYPE_CHECKING:
     from ..table.screen import SeatScreen
     from ..coach.follow import TableCoach
+    from ..profile.records import GameRecord
+
+HANDS_KEPT = 200     # a game's hands this browser keeps for its record (a game has about 30)
+
+
+def kept_hand(hand: object) -> bool:
+    """Whether ``hand`` is a hand as `BlindGuest` keeps it for the game's record (a damaged
+    save's are dropped: the record is checked again when it is made).
+
+    >>> kept_hand({"game": 0, "hand": 0, "dealer": 1, "deck": None, "alarms": [], "sha256": "", "actions": []})
+    True
+    >>> kept_hand({"game": 0, "hand": 0, "dealer": 1, "deck": None, "alarms": "no"})
+    False
+    """
+    kinds = {"game": int, "hand": int, "dealer": int, "alarms": list, "sha256": str, "actions": list}
+    return isinstance(hand, dict) and all(isinstance(hand.get(key), kind) for key, kind in kinds.items()) and \
+        (hand.get("deck") is None or isinstance(hand.get("deck"), list)) and \
+        all(isinstance(text, str) for key in ("alarms", "actions") for text in hand[key])
+
+
+def body_hash(body: object) -> str:
+    """The SHA-256 of a hand's message body, however a relay spaces or orders its JSON.
+
+    >>> body_hash({"step": "go", "seat": 1}) == body_hash({"seat": 1, "step": "go"})
+    True
+    """
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class BlindGuest:
@@ -46,11 +86,14 @@ class BlindGuest:
     outbox: list[str]
     seat_screen: SeatScreen
     coach: TableCoach
+    finished: GameRecord | None
+    clock: Any
 
     if TYPE_CHECKING:
         def names(self) -> list[str]: ...
         def drop(self, reason: str) -> None: ...
         def table_shown(self) -> None: ...
+        def finished_review(self) -> Any: ...
 
     def blind_init(self, saved: object) -> None:
         self.blind_seat: BlindSeat | None = None
@@ -63,6 +106,13 @@ class BlindGuest:
         self.blind_base: View | None = None       # the host's latest view
         self.blind_events: tuple[Event, ...] = ()
         self.saved_keys: dict[str, Any] | None = saved if isinstance(saved, dict) else None
+        self.blind_sent_hashes: list[str] = []    # this hand's messages sent from here (kept across a reload)
+        self.blind_texts: list[str] = []          # this hand's relayed messages, in order
+        self.hand_alarms: list[str] = []          # this hand's alarms
+        self.hand_kept = False                    # this hand is in `blind_kept`
+        kept = self.saved_keys.get("hands") if self.saved_keys is not None else None
+        self.blind_kept: list[dict[str, Any]] = [h for h in kept if kept_hand(h)][-HANDS_KEPT:] \
+            if isinstance(kept, list) else []     # the game's hands as this browser audited them
 
     # -- the queue --
 
@@ -123,6 +173,7 @@ class BlindGuest:
             return False
         assert self.seat is not None, "a seat deals"
         self.blind_sent = envelope(seat.flow.setup.hand, seat.last + 1, self.seat, body)
+        self.blind_sent_hashes.append(body_hash(body))
         self.outbox.append(self.blind_sent)
         return True
 
@@ -143,12 +194,19 @@ class BlindGuest:
                 return
             if seat is None or seat.flow.setup.hand != hand or n <= seat.last:
                 return
-            yield from seat.take_text(text, hand, replayed=self.blind_rebuilt and seat.pending is None)
+            replayed = self.blind_rebuilt and seat.pending is None
+            sender, body = read_envelope(text)[2:]
+            if replayed and sender == self.seat and body_hash(body) not in self.blind_sent_hashes:
+                raise IllegalActionError(f"the host relayed, as seat {sender + 1}'s, a message this browser did not send")
+            yield from seat.take_text(text, hand, replayed=replayed)
+            self.blind_texts.append(text)
         except (IllegalActionError, ParseError) as refused:
             self.blind_alarm(f"the host relayed a message this browser refuses: {refused}")
             return
         if seat.flow.alarms:
             self.blind_alarm(str(seat.flow.alarms[0]))
+        if due(seat.flow).step == "over" and not self.hand_kept:
+            self._keep_hand(None)
 
     def _join(self, text: str) -> None:
         from .blind_flow import read_envelope
@@ -160,27 +218,81 @@ class BlindGuest:
         if saved is not None and saved.get("setup") == setup:
             keys = Keys.from_json(saved.get("keys"), Setup.from_json(setup).used)
         assert self.seat is not None, "welcomed"
+        if self.blind_seat is not None and not self.hand_kept:      # the hand before was dealt again
+            self._keep_hand("dealt again")
         try:
             self.blind_seat = BlindSeat.join(self.seat, text, keys)
         except IllegalActionError:          # a bot plays this seat for now
             self.blind_seat = None
             return
+        game = self.blind_seat.flow.setup.game
+        self.blind_kept = [h for h in self.blind_kept if h.get("game") == game]    # a new game: a new record
         self.blind_rebuilt = keys is not None
         self.blind_choice, self.blind_sent = None, None
+        self.blind_sent_hashes = [h for h in saved.get("sent", []) if isinstance(h, str)][:100] \
+            if keys is not None and saved is not None and isinstance(saved.get("sent"), list) else []
+        self.blind_texts, self.hand_alarms, self.hand_kept = [text], [], False
         self.saved_keys = self.blind_save()
+
+    def _keep_hand(self, abandoned: str | None) -> None:
+        """The hand as this browser audited it, for the game's record: its deck and moves if
+        it ended with its audit, its alarms, the SHA-256 of its relayed messages."""
+        seat = self.blind_seat
+        assert seat is not None, "a hand is on"
+        flow, self.hand_kept = seat.flow, True
+        deck = flow.audit.deck if flow.audit is not None and abandoned is None else None
+        entry: dict[str, Any] = {
+            "game": flow.setup.game, "hand": flow.setup.hand, "dealer": flow.setup.dealer,
+            "deck": None if deck is None else [str(card) for card in deck], "alarms": list(self.hand_alarms),
+            "sha256": hashlib.sha256("\n".join(self.blind_texts).encode()).hexdigest(),
+            "actions": [] if deck is None else [str(action) for action in hand_actions(flow.public, deck)]}
+        if abandoned is not None:
+            entry["abandoned"] = abandoned
+        again = [h for h in self.blind_kept if (h.get("game"), h.get("hand")) != (entry["game"], entry["hand"])]
+        self.blind_kept = (again + [entry])[-HANDS_KEPT:]      # (a hand rebuilt after a reload: once)
+
+    def blind_finish(self, view: View) -> None:
+        """The game is over: its record, replayed from this browser's own audits of its hands,
+        kept (``finished``) if it ends at the scores of the host's view; else an alarm (or,
+        when this browser did not deal every hand, a bot in its seat, no record: it says so)."""
+        from ..profile.records import coach_figures, make_record
+
+        hands = self.blind_kept
+        if not hands:
+            return
+        blind = {"first_dealer": hands[0]["dealer"],
+                 "hands": [{key: hand[key] for key in ("hand", "deck", "alarms", "sha256", "abandoned") if key in hand}
+                           for hand in hands]}
+        actions = [action for hand in hands if hand["deck"] is not None and not hand["alarms"]
+                   for action in hand["actions"]]
+        try:
+            record = make_record(view.config, 0, actions, view.seat, self.names(), "friends", self.clock(),
+                                 blind=blind)
+        except (ParseError, KeyError, TypeError) as bad:
+            return self.drop(f"this game is not kept in your profile: {bad}")
+        if record.summary.scores != view.scores:
+            return self.blind_alarm("the host's scores are not those of the hands this browser audited")
+        if self.finished is None or self.finished.id != record.id:
+            review = self.finished_review()
+            self.finished = record if review is None else replace(record, coach=coach_figures(review))
 
     def blind_alarm(self, words: str) -> None:
         if words not in self.blind_alarms:
             self.blind_alarms.append(words)
+        if words not in self.hand_alarms:
+            self.hand_alarms.append(words)
         self.seat_screen.announcement = "The deal check failed: " + words
 
     def blind_save(self) -> dict[str, Any] | None:
         """What this browser keeps of the hand (`web.friends.guest_store`, under the table's
-        room): the hand's setup and its secret keys, only ever read here."""
+        room): the hand's setup and its secret keys, only ever read here, the hashes of the
+        messages it sent, and the game's hands it audited (its record)."""
         seat = self.blind_seat
         if seat is None:
-            return self.saved_keys
-        return {"setup": seat.flow.setup.to_json(), "keys": seat.keys.to_json()}
+            return None if self.saved_keys is None and not self.blind_kept else \
+                {**(self.saved_keys or {}), "hands": self.blind_kept}
+        return {"setup": seat.flow.setup.to_json(), "keys": seat.keys.to_json(), "sent": self.blind_sent_hashes,
+                "hands": self.blind_kept}
 
     # -- the screen --
 
@@ -195,6 +307,8 @@ class BlindGuest:
         self.seat_screen.see(view, message["events"], self.names(), message["log"])
         self.coach.see(view, message["events"])
         self.table_shown()
+        if view.phase == OVER:
+            self.blind_finish(view)
         if self.blind_alarms:
             self.seat_screen.announcement = "The deal check failed: " + self.blind_alarms[-1]
 

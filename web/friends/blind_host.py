@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .host import Seat
     from ..session import Session
 
-STAND_IN = "medium"   # the bot that plays for a friend who did not come back in time
+STAND_IN = "medium"   # the table's default bot for a friend who did not come back in time
 BLIND_WAIT = 60.0     # seconds a hand waits for a friend who is away before a bot takes the seat
 HANDS_KEPT = 200      # the record's hands (a game has at most about 30)
 
@@ -87,6 +87,8 @@ class BlindHands:
         self.bots: dict[int, Bot] = {}
         self.alarmed: set[int] = set()           # the hands whose alarm the chat has said
         self.blind_saved: dict[str, Any] | None = None   # a saved hand, rebuilt by the first `blind_work`
+        self.stand_in_level: str | None = None   # the level the host last chose for a bot sitting in
+        self.default_level = STAND_IN            # the table's (the host's preferred level: its controller sets it)
 
     # -- the lobby --
 
@@ -290,7 +292,7 @@ class BlindHands:
         if now - self.waiting_since < self.blind_wait:
             return
         seat = self.seats[away]
-        seat.stand_in = STAND_IN
+        seat.stand_in = self.stand_in_level or self.default_level
         assert self.session is not None, "a game is on"
         self.session.bots[away] = seat.stand_in
         self.system(f"The hand is dealt again: a bot plays for {seat.name}")
@@ -339,6 +341,18 @@ class BlindHands:
         hand = self.blind_hand
         assert hand is not None, "a hand is on"
         return with_cards(self.blind_view(0), hand.flow, hand.own.mine)
+
+    # -- the record --
+
+    def blind_record(self) -> dict[str, Any] | None:
+        """The finished game's blind hands for the host's own record (`web.profile.records.check_blind`):
+        the first dealer and each hand as this browser audited it; None if the game on the table
+        was not dealt blind."""
+        ledger, session = self.ledger, self.session
+        if ledger is None or session is None or session.state.seed != ledger.seed or \
+                session.state.stacked != tuple(ledger.decks):
+            return None
+        return {"first_dealer": ledger.first_dealer, "hands": [dict(hand) for hand in self.blind_hands]}
 
     # -- saving --
 

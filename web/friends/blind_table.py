@@ -169,9 +169,17 @@ class Ledger:
 
     def add(self, public: Public, deck: Sequence[Card]) -> State:
         """The engine state after the hand ``public`` followed, dealt from ``deck``."""
-        for kind, seat, positions in public.moves:
-            if kind == "discard":
-                self.actions.append(Action.discard(seat, [deck[j] for j in positions]))
-            elif kind == "play":
-                self.actions.append(Action.play(seat, deck[positions[0]]))
+        self.actions += hand_actions(public, deck)
         return self.restore(self.decks + [tuple(deck)], self.actions)
+
+
+def hand_actions(public: Public, deck: Sequence[Card]) -> list[Action]:
+    """The engine's actions of the hand ``public`` followed, dealt from ``deck`` (a go is the
+    engine's own: it is not an action). A guest's record of the game is made of them too."""
+    actions = []
+    for kind, seat, positions in public.moves:
+        if kind == "discard":
+            actions.append(Action.discard(seat, [deck[j] for j in positions]))
+        elif kind == "play":
+            actions.append(Action.play(seat, deck[positions[0]]))
+    return actions

@@ -528,7 +528,7 @@ class HostTable(BlindHands, FairRounds):
         if s.kind != "person" or level not in BOT_LEVELS or not self.started:
             raise IllegalActionError("a bot can sit in for a player who is away, once the game is on")
         assert self.session is not None, "the game is on"
-        s.stand_in = level
+        s.stand_in = self.stand_in_level = level      # (the level for a blind hand's friend away too)
         self.session.bots[seat] = level
         self.system(f"A bot plays for {s.name} for now")
         self.send_table()
@@ -652,7 +652,7 @@ class HostTable(BlindHands, FairRounds):
                            "fair": dict(self.fair.to_json(), games=self.games, starting=self.starting),
                            "coach": self.coach, "removed": self.removed, "variant": self.variant,
                            "muggins": self.muggins, "watch": self.watchers.room,
-                           "blind": self.blind, "blind_game": self.blind_json(),
+                           "blind": self.blind, "blind_game": self.blind_json(), "stand_in_level": self.stand_in_level,
                            "session": self.session.to_json() if self.session else None})
 
     @classmethod
@@ -690,6 +690,8 @@ class HostTable(BlindHands, FairRounds):
             if table.session is not None:
                 table.session.seed_for = table.seed_for
             table.blind = data.get("blind", False) is True        # tables saved before it: off
+            level = data.get("stand_in_level")
+            table.stand_in_level = level if level in BOT_LEVELS else None
             table.blind_load(data.get("blind_game"))
         except (TypeError, KeyError, ValueError, AttributeError) as damaged:
             if isinstance(damaged, ParseError):

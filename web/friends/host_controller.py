@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.actions import Action
+from game.bots import BOT_LEVELS
 from game.errors import ParseError
 from game.view import View
 
@@ -43,6 +44,8 @@ class HostController(Controller):
         self.utc_offset = 0       # the viewer's minutes from UTC, for the chat's times (set by the glue)
         self.link = ""            # the relay's state in words, set by the glue
         self.session = table.session
+        if self.prefs.get("level") in BOT_LEVELS:   # a bot sitting in for a friend away: the host's level
+            table.default_level = self.prefs["level"]
         table.on_change = self.saw          # every move at the table, whoever made it
         table.on_begin = self._began        # the guests have added to the first shuffle
         if table.started:

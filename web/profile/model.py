@@ -173,6 +173,14 @@ def migrate(data: object) -> dict[str, Any]:
     return data
 
 
+def _trusted_blind(blind: Any) -> dict[str, Any] | None:
+    """A blind game's hands as our own storage keeps them (checked when the record was made)."""
+    if blind is not None and not (isinstance(blind, dict) and isinstance(blind.get("hands"), list)
+                                  and isinstance(blind.get("first_dealer"), int)):
+        raise ParseError("a saved game record is damaged")
+    return blind
+
+
 def _trusted_record(data: Any) -> GameRecord:
     """Read a record from our own storage without replaying it (fast at start-up); whatever
     JSON ``data`` holds, a wrong shape is a `ParseError`."""
@@ -184,6 +192,7 @@ def _trusted_record(data: Any) -> GameRecord:
                           tuple(data["actions"]), summary, tuple(data.get("hand_seeds", ())),
                           data.get("fair"),
                           clean_hints(data.get("hints", []), len(data["actions"])),
-                          clean_coach(data.get("coach", [])), data.get("coach_due") is True)
+                          clean_coach(data.get("coach", [])), data.get("coach_due") is True,
+                          _trusted_blind(data.get("blind")))
     except (KeyError, TypeError, AttributeError):
         raise ParseError("a saved game record is damaged") from None

@@ -1,7 +1,10 @@
 """Finished games as records: (config, seed, actions) plus who sat where, and what they scored.
 A game dealt fairly at a table with friends also carries its ``hand_seeds`` and its ``fair``
 transcript (`game.fair`: every hand's commitment, contributions and revealed secret, and any
-alarm raised), which importing checks again.
+alarm raised), which importing checks again. A game dealt blind (docs/blind-deal.md) carries
+``blind``: the first dealer and every hand as this browser audited it (its deck as card codes,
+its alarms, the SHA-256 of its relayed messages; a hand dealt again has no deck in the game),
+and replays with those decks stacked (`game.engine.replay`).
 
 A record replays into the exact game, so it is both the replay viewer's input and the source
 of the statistics. Its ``summary`` is computed by replaying; importing a record replays it again
@@ -34,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 from game.actions import Action
 from game.codec import config_from_json, config_to_json, loads
-from game.engine import OVER, Config, apply, new_game
+from game.cards import DECK, Card
+from game.engine import OVER, Config, State, apply, new_game
 from game.errors import IllegalActionError, ParseError
 from game.events import Event
 
@@ -89,21 +93,41 @@ class GameRecord:
     hints: tuple[int, ...] = ()          # the coach was asked before these actions (their index)
     coach: tuple[tuple[int, int], ...] = ()  # per hand: (discard, pegging) points given away, in hundredths
     coach_due: bool = False          # the coach was on; its figures are still to work out here (an import's)
+    blind: dict[str, Any] | None = None  # {first_dealer, hands}: a blind game's audited hands (`check_blind`)
 
-    OPTIONAL = ("hand_seeds", "fair", "hints", "coach", "coach_due")   # older records lack them
+    OPTIONAL = ("hand_seeds", "fair", "hints", "coach", "coach_due", "blind")   # older records lack them
+
+    @property
+    def decks(self) -> tuple[tuple[Card, ...], ...]:
+        """A blind game's decks, one a hand of the game (the hands dealt again are not in it)."""
+        return blind_decks(self.blind)
+
+    def start(self) -> State:
+        """The game's first state, as every replay of the record begins it."""
+        first = None if self.blind is None else self.blind["first_dealer"]
+        return new_game(self.config, self.seed, self.decks, first, hand_seeds=self.hand_seeds)
 
     @property
     def fair_verdict(self) -> str | None:
-        """``verified``, ``alarm``, or None for a game without a fair deal."""
+        """``verified``, ``alarm``, or None for a game without a fair deal (or a blind one)."""
+        if self.blind is not None:
+            return "alarm" if self.alarms else "verified"
         if self.fair is None:
             return None
         return "alarm" if self.fair["alarms"] else "verified"
+
+    @property
+    def alarms(self) -> list[str]:
+        """Every alarm the game's deal check raised (a fair deal's, or a blind game's hands')."""
+        if self.blind is not None:
+            return [alarm for hand in self.blind["hands"] for alarm in hand["alarms"]]
+        return list(self.fair["alarms"]) if self.fair is not None else []
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["config"] = config_to_json(self.config)
         data["summary"] = self.summary.as_json()
-        for key in ("hand_seeds", "fair", "coach_due"):   # absent from other games: their records stay as they were
+        for key in ("hand_seeds", "fair", "coach_due", "blind"):   # absent from other games: their records stay as they were
             if not data[key]:
                 del data[key]
         plain: dict[str, Any] = json.loads(json.dumps(data))   # plain JSON values: lists, not tuples
@@ -131,7 +155,7 @@ class GameRecord:
             raise ParseError("a game record's hand seeds are damaged")
         record = make_record(config, seed, actions, seat,
                              [clean_name(n, f"Seat {i + 1}") for i, n in enumerate(names)],
-                             data["mode"][:20], data["finished"][:40], seeds, data.get("fair"))
+                             data["mode"][:20], data["finished"][:40], seeds, data.get("fair"), data.get("blind"))
         if record.id != data["id"] or record.summary.as_json() != _summary_json(data["summary"]):
             raise ParseError("this game record has been altered: it does not replay to what it says")
         # The hints are kept (checked for shape). The coach's figures are not taken on trust: a
@@ -144,8 +168,7 @@ def walk_record(record: GameRecord) -> list[HandSeen]:
     """The record's game cut into hands as its seat saw them (`game.coach.walk`)."""
     from game.coach import walk     # here, not at the top: the coach loads after the start (web.lazy.AFTER_READY)
 
-    start = new_game(record.config, record.seed, hand_seeds=record.hand_seeds)
-    return walk(start, record.actions, record.seat)
+    return walk(record.start(), record.actions, record.seat)
 
 
 def clean_hints(hints: object, actions: int) -> tuple[int, ...]:
@@ -175,17 +198,19 @@ def coach_figures(game: GameReview) -> tuple[tuple[int, int], ...]:
 
 
 def record_game(session: Session, seat: int, finished: str, mode: str | None = None,
-                coach: GameReview | None = None, fair: dict[str, Any] | None = None) -> GameRecord:
+                coach: GameReview | None = None, fair: dict[str, Any] | None = None,
+                blind: dict[str, Any] | None = None) -> GameRecord:
     """The record of the session's finished game, seen from ``seat``, with the hints asked for,
     the coach's `GameReview` of it (if it was on) and a fair table's transcript (``fair``:
-    ``{table, rounds, alarms}``, checked by `check_fair`)."""
+    ``{table, rounds, alarms}``, checked by `check_fair`) or a blind game's hands (``blind``:
+    ``{first_dealer, hands}``, checked by `check_blind`)."""
     state = session.state
     if state.phase != OVER:
         raise ParseError("only a finished game can be recorded")
     if mode is None:
         mode = record_mode(session.bots, seat)
     record = make_record(state.config, state.seed, [str(a) for a in state.actions], seat,
-                         session.names, mode, finished, state.hand_seeds, fair)
+                         session.names, mode, finished, state.hand_seeds, fair, blind)
     return replace(record, hints=clean_hints(getattr(session, "hints", []), len(state.actions)),
                    coach=coach_figures(coach) if coach is not None else ())
 
@@ -200,21 +225,29 @@ def record_mode(bots: Sequence[str | None], seat: int) -> str:
 
 
 def make_record(config: Config, seed: int, actions: Sequence[str], seat: int, names: Iterable[str], mode: str,
-                finished: str, hand_seeds: Iterable[int] = (), fair: object = None) -> GameRecord:
-    """Replay a game into its record; a ``fair`` transcript is checked (`check_fair`)."""
+                finished: str, hand_seeds: Iterable[int] = (), fair: object = None, blind: object = None) -> GameRecord:
+    """Replay a game into its record; a ``fair`` transcript is checked (`check_fair`), a blind
+    game's hands too (`check_blind`: its decks are the game's, one a hand)."""
     import hashlib   # here, not at the top: the start (a first visit has no records) goes without
 
     hand_seeds = tuple(hand_seeds)
     if hand_seeds and fair is None:
         raise ParseError("this game record has been altered: a game dealt fairly keeps its fair deal")
-    summary = summarise(config, seed, actions, seat, hand_seeds)
-    recipe = [config_to_json(config), seed, list(actions), seat] + ([list(hand_seeds)] if hand_seeds else [])
+    if blind is not None and (hand_seeds or fair is not None):
+        raise ParseError("this game record has been altered: a game is dealt blind or fairly, not both")
+    blind = None if blind is None else check_blind(config, blind)
+    decks = blind_decks(blind)
+    summary = summarise(config, seed, actions, seat, hand_seeds, decks, None if blind is None else blind["first_dealer"])
+    if blind is not None and summary.hands != len(decks):
+        raise ParseError(f"this game record has been altered: its {len(decks)} decks are not the game's {summary.hands} hands")
+    recipe = [config_to_json(config), seed, list(actions), seat] + ([list(hand_seeds)] if hand_seeds else []) + \
+        ([blind] if blind is not None else [])
     digest = hashlib.sha256(json.dumps(recipe, separators=(",", ":")).encode()).hexdigest()[:20]
     fair = None if fair is None else check_fair(config, seed, hand_seeds, fair)
     if fair is not None and mode != "friends" and played_with_people(fair, seat):
         raise ParseError("this game record has been altered: it was played with friends, not the bots")
     return GameRecord(digest, finished, mode, seat, tuple(names), config, seed, tuple(actions),
-                      summary, hand_seeds, fair)
+                      summary, hand_seeds, fair, blind=blind)
 
 
 def played_with_people(fair: dict[str, Any], seat: int) -> bool:
@@ -241,10 +274,73 @@ def check_fair(config: Config, seed: int, hand_seeds: tuple[int, ...], fair: obj
     return {"table": table[:64], "rounds": [r.to_json() for r in read], "alarms": list(alarms[:200])}
 
 
-def summarise(config: Config, seed: int, actions: Iterable[str], seat: int, hand_seeds: tuple[int, ...] = ()) -> Summary:
-    """Replay a game and add up what ``seat`` scored, hand by hand."""
+BLIND_HAND = {"hand", "deck", "alarms", "sha256", "abandoned"}
+
+
+def check_blind(config: Config, blind: object) -> dict[str, Any]:
+    """A blind game's hands, read: ``{first_dealer, hands}``, each hand ``{hand, deck, alarms}``
+    (and its messages' ``sha256``, and why it was ``abandoned``), each deck 52 distinct card
+    codes, or None for a hand dealt again (a friend away, or an alarm: it has alarms then).
+    Whether the decks are the game's, `make_record` sees by replaying it.
+
+    >>> deck = [str(card) for card in DECK]
+    >>> check_blind(Config(), {"first_dealer": 1, "hands": [{"hand": 0, "deck": deck, "alarms": []}]})["first_dealer"]
+    1
+    >>> check_blind(Config(), {"first_dealer": 1, "hands": [{"hand": 0, "deck": deck[:51] + ["AC"], "alarms": []}]})
+    Traceback (most recent call last):
+    game.errors.ParseError: a blind game record's hand 1 has a deck that is not 52 distinct cards
+    """
+    if not isinstance(blind, dict) or set(blind) != {"first_dealer", "hands"}:
+        raise ParseError("a blind game record has the fields first_dealer, hands")
+    first, hands = blind["first_dealer"], blind["hands"]
+    if type(first) is not int or not 0 <= first < config.players:
+        raise ParseError("a blind game record's first dealer is not at its table")
+    if not isinstance(hands, list) or len(hands) > 200:
+        raise ParseError("a blind game record's hands are damaged")
+    kept = []
+    for n, hand in enumerate(hands, start=1):
+        if not isinstance(hand, dict) or not {"hand", "deck", "alarms"} <= set(hand) <= BLIND_HAND or \
+                type(hand["hand"]) is not int or not 0 <= hand["hand"] < 1000:
+            raise ParseError(f"a blind game record's hand {n} is damaged")
+        deck, alarms = hand["deck"], hand["alarms"]
+        if deck is not None and (not isinstance(deck, list) or len(deck) != len(DECK) or
+                                 not all(isinstance(code, str) for code in deck) or
+                                 len({_card(code, n) for code in deck}) != len(DECK)):
+            raise ParseError(f"a blind game record's hand {n} has a deck that is not 52 distinct cards")
+        if not isinstance(alarms, list) or len(alarms) > 20 or \
+                not all(isinstance(a, str) and len(a) < 300 for a in alarms):
+            raise ParseError(f"a blind game record's hand {n} has damaged alarms")
+        digest, why = hand.get("sha256", ""), hand.get("abandoned", "")
+        if not (isinstance(digest, str) and len(digest) in (0, 64) and all(c in "0123456789abcdef" for c in digest)) \
+                or not isinstance(why, str) or len(why) > 200:
+            raise ParseError(f"a blind game record's hand {n} is damaged")
+        kept.append({"hand": hand["hand"], "deck": None if deck is None else [str(Card.parse(c)) for c in deck],
+                     "alarms": list(alarms), **({"sha256": digest} if digest else {}),
+                     **({"abandoned": why} if why else {})})
+    return {"first_dealer": first, "hands": kept}
+
+
+def _card(code: str, n: int) -> Card:
     try:
-        state = new_game(config, seed, hand_seeds=hand_seeds)
+        return Card.parse(code)
+    except ParseError:
+        raise ParseError(f"a blind game record's hand {n} has a deck that is not 52 distinct cards") from None
+
+
+def blind_decks(blind: dict[str, Any] | None) -> tuple[tuple[Card, ...], ...]:
+    """The decks of a blind game's hands that are in the game: audited, without an alarm."""
+    if blind is None:
+        return ()
+    return tuple(tuple(Card.parse(code) for code in hand["deck"]) for hand in blind["hands"]
+                 if hand["deck"] is not None and not hand["alarms"])
+
+
+def summarise(config: Config, seed: int, actions: Iterable[str], seat: int, hand_seeds: tuple[int, ...] = (),
+              decks: tuple[tuple[Card, ...], ...] = (), first_dealer: int | None = None) -> Summary:
+    """Replay a game (a blind one with its ``decks`` stacked, from ``first_dealer``) and add up
+    what ``seat`` scored, hand by hand."""
+    try:
+        state = new_game(config, seed, decks, first_dealer, hand_seeds=hand_seeds)
         events: list[Event] = []
         for text in actions:
             state, new = apply(state, Action.parse(text))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from game.actions import Action
 from game.cards import Card
-from game.engine import apply, new_game
+from game.engine import apply
 from game.events import Event
 
 from .records import GameRecord
@@ -39,7 +39,7 @@ class ReplayHand:
 
 def replay_hands(record: GameRecord) -> list[ReplayHand]:
     """Replay ``record`` and cut it into hands."""
-    state = new_game(record.config, record.seed, hand_seeds=record.hand_seeds)
+    state = record.start()
     names = list(record.names)
     hands = [ReplayHand(1, state.dealer, list(state.hands))]
     scores = state.scores                        # as the pegs left them

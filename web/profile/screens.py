@@ -148,12 +148,14 @@ class ProfileScreens:
     # -- from the table --
 
     def game_finished(self, session: Session, seat: int = 0, coach: GameReview | None = None,
-                      fair: dict[str, Any] | None = None, mode: str | None = None) -> None:
+                      fair: dict[str, Any] | None = None, mode: str | None = None,
+                      blind: dict[str, Any] | None = None) -> None:
         """Keep the record of a game that just ended (once, whatever the caller repeats), with
         the coach's review of it (a `game.coach.GameReview`) when the coach was on, and the
         fair deal's transcript of a table the player hosted; ``mode`` when the seats do not say
-        it (`web.profile.records.record_mode`: a pass and play game's)."""
-        self.keep(record_game(session, seat, self.clock(), mode=mode, coach=coach, fair=fair))
+        it (`web.profile.records.record_mode`: a pass and play game's); a blind game's audited
+        hands (``blind``) of a table the player hosted."""
+        self.keep(record_game(session, seat, self.clock(), mode=mode, coach=coach, fair=fair, blind=blind))
 
     # -- the coach's figures of games from elsewhere, worked out here in the background --
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.coach import review_hand, walk
-from game.engine import new_game
 from game.events import Event
 
 from ..coach.view import discard_html, pegging_html
@@ -221,27 +220,60 @@ def _game_row(record: GameRecord) -> str:
 
 
 def _fair_tag(record: GameRecord) -> str:
-    """A game dealt fairly at a table with friends: its deal check, verified or failed."""
-    if record.fair is None:
+    """A game dealt fairly (or blind) at a table with friends: its deal check, verified or failed."""
+    if record.fair_verdict is None:
         return ""
     if record.fair_verdict == "alarm":
-        reasons = escape("; ".join(record.fair["alarms"][:3]))
+        reasons = escape("; ".join(record.alarms[:3]))
         return f'<span class="fair-tag alarm" title="{reasons}">⚠ deal check failed</span>'
-    return '<span class="fair-tag">✓ deal verified</span>'
+    return f'<span class="fair-tag">✓ {"dealt blind, audited" if record.blind is not None else "deal verified"}</span>'
 
 
-def _fair_note(record: GameRecord) -> str:
+def _fair_note(record: GameRecord, index: int) -> str:
+    if record.blind is not None:
+        return _blind_note(record, index)
     if record.fair is None or record.fair_verdict != "alarm":
         return ""
-    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in record.fair["alarms"][:5])
+    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in record.alarms[:5])
     return (f'<div class="fair-alarm" role="alert" data-testid="replay-fair-alarm"><b>⚠ The deal check failed '
             f'in this game.</b> The host may have stacked the deck.<ul>{reasons}</ul></div>')
+
+
+def blind_hands_of(record: GameRecord, index: int) -> list[dict[str, Any]]:
+    """The blind game's hands dealt for the game's hand ``index``: those dealt again (a friend
+    away, an alarm) before it, then the hand itself (the last, when the game ended in it)."""
+    assert record.blind is not None, "a blind game"
+    of: list[list[dict[str, Any]]] = [[]]
+    for hand in record.blind["hands"]:
+        of[-1].append(hand)
+        if hand["deck"] is not None and not hand["alarms"]:
+            of.append([])
+    return of[index] if index < len(of) else []
+
+
+def _blind_note(record: GameRecord, index: int) -> str:
+    """A blind game's hand in the replay: audited by the browser that kept the record, and
+    every alarm (of it, or of a deal of it that was dealt again) in red."""
+    lines = []
+    for hand in blind_hands_of(record, index):
+        alarms = [str(alarm) for alarm in hand["alarms"]]
+        if alarms:
+            lines.append(f'<div class="fair-alarm" role="alert" data-testid="replay-fair-alarm"><b>⚠ The deal '
+                         f'check failed; the hand was dealt again.</b><ul>'
+                         f'{"".join(f"<li>{escape(alarm)}</li>" for alarm in alarms[:5])}</ul></div>')
+        elif hand["deck"] is None:
+            lines.append(f'<p class="fair-mark partial" data-testid="replay-blind-again">Dealt again: '
+                         f'{escape(str(hand.get("abandoned") or "the hand did not finish"))}</p>')
+        else:
+            lines.append(f'<p class="fair-mark" data-testid="replay-blind-hand">✓ Hand {index + 1} dealt blind, '
+                         f'audited by this browser</p>')
+    return "".join(lines)
 
 
 def replay_coach(record: GameRecord, index: int, pegging: bool) -> str:
     """The coach's review of hand ``index`` as the record's seat saw it: the discard review
     always, the pegging review when asked for (``pegging``: it searches, so it waits for a tap)."""
-    hands = walk(new_game(record.config, record.seed, hand_seeds=record.hand_seeds), record.actions, record.seat)
+    hands = walk(record.start(), record.actions, record.seat)
     if not 0 <= index < len(hands) or hands[index].discard is None:
         return ""
     hand = hands[index]
@@ -287,7 +319,7 @@ def render_replay(record: GameRecord, index: int, pegging: bool = False) -> str:
     starter = card_face(hand.starter, "small") if hand.starter else "—"
     return f"""
 <section class="start replay" data-testid="replay"><h2>Replay: hand {index + 1} of {len(hands)}</h2>
-  {_fair_note(record)}
+  {_fair_note(record, index)}
   <div class="replay-seats">{seats}</div>
   <p class="starter-line">Starter {starter}</p>
   <h3>The play</h3><ol class="replay-lines">{lines}</ol>
