@@ -27,8 +27,32 @@ PROVES = ("Each hand's deck is shuffled from the host's secret, locked in before
           "host's browser, which holds them all during the hand.")
 
 
+def blind_strip(alarms: list[str]) -> str:
+    """Under the scores at a blind table (docs/blind-deal.md): the alarm, naming the seat, once a
+    check of the hand failed in this browser.
+
+    >>> 'data-testid="fair-alarm"' in blind_strip(["seat 2, reveal: the proof does not hold"]), blind_strip([])
+    (True, '')
+    """
+    if not alarms:
+        return ""
+    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in alarms[-3:])
+    return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
+            f'A browser at this table cheated or broke the deal. This game\'s record keeps the alarm.'
+            f'<ul>{reasons}</ul></div>')
+
+
+def host_strip(ctl: HostController) -> str:
+    """Under the host's scores: the blind deal's alarm, from the hand on and the hands before."""
+    table = ctl.table
+    hand = table.blind_hand
+    return blind_strip(table.blind_alarms + ([str(alarm) for alarm in hand.flow.alarms] if hand is not None else []))
+
+
 def fair_strip(ctl: GuestController) -> str:
     """Under the scores: the alarm if any check failed, else the latest hand's mark."""
+    if ctl.blind_alarms:
+        return blind_strip(ctl.blind_alarms)
     watch = ctl.fair
     if watch.alarms:
         reasons = "".join(f"<li>{escape(reason)}</li>" for reason in watch.alarms[-3:])
