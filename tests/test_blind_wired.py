@@ -161,7 +161,7 @@ def test_a_whole_game_dealt_blind_with_bots_and_friends(players, humans, bots):
     assert state.phase == "over" and max(state.scores) >= 61
     assert table.blind_alarms == [] and all(not h["alarms"] for h in table.blind_hands)
     assert len(table.ledger.decks) == len(table.blind_hands)
-    for conn, guest in wire.guests.items():
+    for guest in wire.guests.values():
         view = guest.seat_screen.view
         assert view.phase == "over" and view.scores == state.scores and guest.blind_alarms == []
     assert wire.host.seat_screen.view.scores == state.scores
@@ -175,7 +175,7 @@ def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show()
     seat = gus.blind_seat
     assert sorted(gus.seat_screen.view.hand + gus.seat_screen.view.discarded) == \
         sorted(card for j, card in seat.mine.items() if j in seat.flow.public.dealt[1])
-    for conn, text in wire.sent:
+    for _, text in wire.sent:
         message = protocol.parse(text, "host")
         if message.type == "view":
             view = message["view"]
@@ -204,7 +204,7 @@ def test_a_guest_reloads_mid_deal_and_mid_play_and_the_game_goes_on():
     gus = wire.join("c1", "Gus")
     wire.host.command("start-table")
     for step in ("lock", "play"):
-        wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == step)
+        wire.pump(until=lambda step=step: due(wire.table.blind_hand.flow).step == step)
         saved, token = gus.blind_save(), gus.token
         wire.table.disconnect("c1")
         del wire.guests["c1"]

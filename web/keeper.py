@@ -102,6 +102,8 @@ class Keeper:
         session = cast("Controller", ctl).session     # the bot table's, or the host's (a HostController)
         if session is None or session.state.phase != "over":
             return
+        if ctl.hosting and cast("HostController", ctl).table.blind_game:
+            return   # a blind game's record needs its audited decks, which records do not keep yet (docs/blind-deal.md)
         if ctl.coach_waiting():
             return   # the coach's last reviews first, in the idle loop's slices (not in this move)
         key = (id(session), session.state.state_id, session.state.seed)

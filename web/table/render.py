@@ -439,7 +439,8 @@ def status_text(ctl: TableModel, view: View) -> str:
         return f"Choose {n} card{'s' if n > 1 else ''} for {owner} crib"
     if view.turn == me and not ctl.watching:
         return f"Your turn (count {view.count})"
-    assert view.turn is not None, "someone is to play"
+    if view.turn is None:      # a blind hand's end: its crib shown and every browser's keys checked
+        return "The browsers are checking the hand…"
     return f"{names[view.turn]} to play"
 
 
