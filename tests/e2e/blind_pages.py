@@ -4,13 +4,13 @@ and a scan of the host's objects for a friend's unplayed card.
 
 `WATCH` goes into every seated page (again after a reload: it is the page's Python, not its
 save): it notes, for each hand, every card this browser has seen made public (played, cut,
-shown) before the keys came out, when the hand began here, when this browser read its cards,
+shown) before the keys came out and its own seat's cards, when the hand began here, when this browser read its cards,
 and when it knew the starter. It changes nothing the page does.
 
 `probe(page)` reads, in one run of the page's Python (nothing repaints in between), the cards
 the page's DOM shows (``data-card``) with what its browser may know: its own seat's cards
-(never a bot's, at the host), the cards public in this hand and the one before, and the whole
-deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
+(never a bot's, at the host) and the cards public in this hand, the same of the hand before
+(its screen may show it a moment longer), and the whole deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import sys, time, types
 if "blind_watch" not in sys.modules:
     from web.friends import blind_seat as _seat_module
     _watch = types.ModuleType("blind_watch")
-    _watch.public, _watch.times = {}, {}
+    _watch.public, _watch.own, _watch.times = {}, {}, {}
     sys.modules["blind_watch"] = _watch
     _take, _init = _seat_module.BlindSeat.take, _seat_module.BlindSeat.__init__
 
@@ -47,6 +47,8 @@ if "blind_watch" not in sys.modules:
         key = _key(self)
         if not self.flow.hand.keys:
             _watch.public.setdefault(key, set()).update(str(c) for c in self.flow.hand.cards if c is not None)
+            _watch.own.setdefault(key, set()).update(str(self.mine[j]) for j in self.flow.setup.positions_of(self.seat)
+                                                     if j in self.mine)
         times = _watch.times.setdefault(key, {"start": time.time() * 1000})
         if self.mine and "cards" not in times:
             times["cards"] = time.time() * 1000
@@ -77,10 +79,10 @@ def _probe():
     earlier = [k for k in seen if k < key]
     return {"hand": list(key), "seat": seat.seat, "humans": list(setup.humans), "step": due(flow).step,
             "own": sorted(str(seat.mine[j]) for j in setup.positions_of(seat.seat) if j in seat.mine),
-            "dealt": {str(s): sorted(str(seat.mine[j]) for j in setup.positions_of(s) if j in seat.mine)
-                      for s in range(setup.players)},
+            "held": sorted(str(card) for card in seat.cards_of(seat.seat).values()),
             "public": sorted(public | seen.get(key, set())),
             "before": sorted(seen[max(earlier)]) if earlier else [],
+            "before_own": sorted(watch.own.get(max(earlier), set())) if earlier else [],
             "audit": [str(c) for c in flow.audit.deck] if flow.audit is not None and flow.audit.deck else [],
             "alarms": [[a.seat, a.step, a.reason] for a in flow.alarms],
             "dom": dom, "times": {f"{g}/{h}": t for (g, h), t in (watch.times.items() if watch else ())}}
@@ -169,11 +171,14 @@ def probe(page: Page) -> dict:
     return json.loads(page.evaluate(RUN_PYTHON, PROBE))
 
 
-def unknown_shown(seen: dict) -> set[str]:
+def unknown_shown(seen: dict, public: dict | None = None) -> set[str]:
     """The cards ``seen`` (a `probe`) shows that its browser may not know: none of its own, of
-    this hand's or the last hand's public cards, or of an audited hand's deck."""
-    allowed = set(seen.get("own", ())) | set(seen.get("public", ())) | set(seen.get("before", ())) \
-        | set(seen.get("audit", ()))
+    this hand's or the last hand's public cards, or of an audited hand's deck. A page that holds
+    no seat at the hand (a bot plays it) may show only what is ``public`` (another page's probe,
+    taken after it)."""
+    known = seen if seen["hand"] is not None or public is None else \
+        {key: public.get(key, ()) for key in ("public", "before", "audit")}
+    allowed = set().union(*(known.get(key, ()) for key in ("own", "public", "before", "before_own", "audit")))
     return set(seen["dom"]) - allowed
 
 
@@ -186,9 +191,11 @@ def check_blind(pages: list[Page], host: Page | None = None) -> list[dict]:
     """Probe every page; assert none shows a card its browser may not know, and (``host`` given)
     that the host's objects hold no friend's card that is not public yet. Returns the probes."""
     seen = [probe(page) for page in pages]
+    seated = next((probe(page) for page, s in zip(pages, seen) if s["hand"] is not None), None)
     for page_seen in seen:
-        bad = unknown_shown(page_seen)
-        assert not bad, f"seat {page_seen.get('seat')} shows {sorted(bad)} at {page_seen.get('hand')}: {page_seen}"
+        bad = unknown_shown(page_seen, seated)
+        assert not bad, f"seat {page_seen.get('seat')} shows {sorted(bad)} at {page_seen.get('hand')}: {page_seen}" \
+            + ("" if page_seen["hand"] is not None else f", public then: {seated}")
     if host is not None:
         mine = next((s for s, page in zip(seen, pages) if page is host), None) or probe(host)
         if mine["hand"] is not None:
