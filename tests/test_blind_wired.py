@@ -19,7 +19,7 @@ import pytest
 
 from game.blind.alarms import finish
 from game.blind.group import card_element, element_text
-from game.cards import Card
+from game.cards import DECK, Card
 from web.friends import protocol
 from web.friends.blind_flow import due, envelope
 from web.friends.guest import GuestController
@@ -46,6 +46,7 @@ class BlindWire:
         self.guests = {}
         self.watchers = {}
         self.sent = []          # every text the host sent: (conn, text)
+        self.tamper = lambda conn, text: text     # a patched page's change to what it sends
         for seat, level in bots:
             self.host.command("seat", f"{seat}:{level}")
 
@@ -87,7 +88,7 @@ class BlindWire:
             for text in guest.take_outbox():
                 moved = True
                 if conn in self.table.seat_of:
-                    self.table.receive(conn, text)
+                    self.table.receive(conn, self.tamper(conn, text))
         while self.table.blind_ready():
             moved = finish(self.table.blind_work()) or moved
             self.deliver()
@@ -258,6 +259,32 @@ def test_a_friend_away_is_dealt_out_after_the_wait_and_gets_the_seat_back_at_the
     assert wire.table.blind_hand.setup.humans == (0, 1)
 
 
+def test_a_friend_who_plays_a_card_it_was_not_dealt_is_caught_and_the_hand_dealt_again():
+    wire = BlindWire(2, wait=5.0)
+    gus = wire.join("c1", "Gus")
+
+    def tamper(conn, text):
+        """Gus's patched page plays a card it was not dealt (and trusts its own message)."""
+        message = json.loads(text)
+        seat, body = gus.blind_seat, message["body"]
+        if body.get("step") != "reveal" or seat.flow.public.phase != "play":
+            return text
+        public = seat.flow.public
+        taken = set(seat.mine.values()) | set(public.cards.values())
+        body["card"] = str(min((card for card in DECK if card not in taken), key=lambda card: card.value))
+        seat.pending = body
+        return envelope(message["hand"], message["n"], message["from"], body)
+
+    wire.tamper = tamper
+    wire.host.command("start-table")
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand != 0, rounds=3000)
+    chat = [line["text"] for line in wire.table.chat]
+    assert any(line.startswith("The deal check failed: seat 2, reveal") for line in chat), chat
+    assert "The hand is dealt again: a bot plays for Gus" in chat
+    assert wire.table.blind_hands[0]["alarms"] and wire.table.blind_hand.setup.humans == (0,)
+    assert wire.table.blind_alarms[0].startswith("seat 2, reveal")
+
+
 HOSTILE = {
     "malformed": lambda hand: protocol.BLIND_PREFIX + '"hand":' + str(hand) + ',"n":1,"body":{"step":"shuffle"},"from":1}',
     "out of turn": lambda hand: envelope(hand, 1, 1, {"step": "go", "seat": 1}),
@@ -323,3 +350,27 @@ def test_a_guest_refuses_a_public_view_at_a_table_that_does_not_deal_blind():
     public = protocol.public_view(view(new_game(Config(), seed=1), 1))
     guest.receive(protocol.view(public, ()))
     assert guest.view() is None and "does not deal blind" in guest.drops[-1]
+
+
+def test_the_lobby_s_switch_is_on_for_a_new_table_and_says_why_where_it_does_not_apply():
+    from web.friends.lobby import render_lobby
+
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    assert 'data-testid="table-blind-on" aria-pressed="true"' in render_lobby(wire.host)
+    assert "not even the host" in render_lobby(gus) and gus.table["blind"] is True
+    wire.host.command("table-length", "five")          # five-card keeps the fair deal, and says why
+    assert "Not at this table: five-card cribbage keeps the fair deal." in render_lobby(wire.host)
+    wire.pump()
+    assert gus.table["blind"] is False and "could see every card" in render_lobby(gus)
+    wire.host.command("start-table")
+    assert not wire.table.blind_game and wire.table.starting       # the fair deal's first round
+    wire.host.command("table-blind", "off")
+    assert "the deal is chosen in the lobby" in wire.host.error
+
+
+def test_a_table_of_bots_only_keeps_the_fair_deal():
+    wire = BlindWire(2, bots=((1, "easy"),))
+    assert wire.table.blind_why_not() == "a table with bots only keeps the fair deal"
+    wire.host.command("start-table")
+    assert not wire.table.blind_game

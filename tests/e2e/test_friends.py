@@ -33,8 +33,10 @@ ACTIONABLE = ('[data-testid="verdict"], [data-testid="show"], [data-action="sele
               '[data-action="play"]:not([disabled])')
 
 
-def host_table(page: Page, base: str, players: int, name="Hana", target=61, opened=False) -> str:
-    """Create a table on ``page`` (``opened``: the page already shows the site, ready)."""
+def host_table(page: Page, base: str, players: int, name="Hana", target=61, opened=False, blind=False) -> str:
+    """Create a table on ``page`` (``opened``: the page already shows the site, ready), dealt
+    by the host's browser (the fair deal) unless ``blind`` (a new table's default: the blind
+    deal, tests/e2e/test_friends_blind.py)."""
     if not opened:
         page.goto(base + "?speed=instant")
         wait_ready(page)
@@ -43,6 +45,9 @@ def host_table(page: Page, base: str, players: int, name="Hana", target=61, open
     page.locator(f'label.choice:has(input[name="target"][value="{target}"])').click()
     page.get_by_test_id("create-table").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
+    if not blind:
+        page.get_by_test_id("table-blind-off").click()
+        expect(page.get_by_test_id("table-blind-off")).to_have_attribute("aria-pressed", "true")
     invite = page.get_by_test_id("invite-link")
     expect(invite).to_have_value(re.compile(r"\?table=[\w-]{20,}#h=[\w-]{43}&k=[\w-]{43}$"))   # the host's pins: web.net.identity
     return invite.input_value()

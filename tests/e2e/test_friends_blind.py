@@ -21,7 +21,7 @@ def scores(page: Page) -> tuple[str, str]:
 
 def test_two_friends_play_two_hands_dealt_blind(people, site):
     host, guest = people(), people()
-    link = host_table(host, site, 2)
+    link = host_table(host, site, 2, blind=True)
     join(guest, link, "Gus")
     expect(host.get_by_test_id("table-blind-on")).to_have_attribute("aria-pressed", "true")
     expect(guest.get_by_test_id("table-blind-words")).to_contain_text("not even the host")

@@ -85,6 +85,7 @@ class BlindHands:
         self.blind_hands: list[dict[str, Any]] = []   # the game's record: each hand's deck, alarms, digest
         self.blind_alarms: list[str] = []
         self.bots: dict[int, Bot] = {}
+        self.alarmed: set[int] = set()           # the hands whose alarm the chat has said
         self.blind_saved: dict[str, Any] | None = None   # a saved hand, rebuilt by the first `blind_work`
 
     # -- the lobby --
@@ -217,6 +218,11 @@ class BlindHands:
             except Waiting:
                 return False
         self.flush()
+        if hand.flow.alarms and hand.setup.hand not in self.alarmed:     # a cheat caught: said at once
+            self.alarmed.add(hand.setup.hand)
+            self.blind_alarms.append(str(hand.flow.alarms[0]))
+            self.system(f"The deal check failed: {hand.flow.alarms[0]}. The hand stops: every browser "
+                        "shows its keys, and the audit names the cheat.")
         self.shown(hand.flow.events[before:])
         return True
 
@@ -255,8 +261,9 @@ class BlindHands:
                                                  "sha256": digest}])[-HANDS_KEPT:]
         self.blind_hand = None
         if alarms or deck is None:
-            self.blind_alarms += alarms or ["a hand ended without its audit"]
-            self.system(f"The deal check failed: {(alarms or ['no audit'])[0]}. The hand is dealt again.")
+            self.blind_alarms += [alarm for alarm in alarms or ["a hand ended without its audit"]
+                                  if alarm not in self.blind_alarms]
+            self.system(f"The audit: {'; '.join(alarms) or 'no audit'}. The hand is dealt again.")
             return self.open_hand()
         self.session.state = self.ledger.add(flow.public, deck)
         if self.session.state.phase == OVER:
@@ -278,8 +285,8 @@ class BlindHands:
         now = self.ticker()
         if self.waiting_since is None:
             self.waiting_since = now
-            self.system(f"Waiting for {self.seats[away].name}, who is away: in {self.blind_wait:.0f} s the hand "
-                        f"is dealt again with a bot in their seat")
+            self.system(f"Waiting for {self.seats[away].name}{'' if hand.flow.stopped else ', who is away'}: "
+                        f"in {self.blind_wait:.0f} s the hand is dealt again with a bot in their seat")
         if now - self.waiting_since < self.blind_wait:
             return
         seat = self.seats[away]
@@ -287,20 +294,21 @@ class BlindHands:
         assert self.session is not None, "a game is on"
         self.session.bots[away] = seat.stand_in
         self.system(f"The hand is dealt again: a bot plays for {seat.name}")
-        self.blind_hands.append({"hand": hand.setup.hand, "deck": None, "alarms": [],
+        self.blind_hands.append({"hand": hand.setup.hand, "deck": None, "alarms": [str(a) for a in hand.flow.alarms],
                                  "sha256": hashlib.sha256("\n".join(hand.relayed).encode()).hexdigest(),
-                                 "abandoned": f"{seat.name} was away"})
+                                 "abandoned": f"{seat.name} {'held back its keys' if hand.flow.stopped else 'was away'}"})
         self.blind_queue = deque((s, t) for s, t in self.blind_queue if s != away)
         self.open_hand(hand.without(away, self.blind_count))
         self.send_table()
 
     def blind_waits_for(self) -> int | None:
-        """The friend's seat the hand waits for while it is away, if any."""
+        """The friend's seat the hand waits for while it is away, if any; or, once an alarm
+        stopped the hand, while it holds back its keys (a cheat's page need not send them)."""
         hand = self.blind_hand
         if hand is None:
             return None
         for seat in due(hand.flow).seats:
-            if seat in hand.setup.humans and seat != 0 and self.conn_of(seat) is None:
+            if seat in hand.setup.humans and seat != 0 and (self.conn_of(seat) is None or hand.flow.stopped):
                 return seat
         return None
 

@@ -5,7 +5,9 @@ ever goes back to the host it came from. A link with another host's pin for the 
 stays saved for the real link. Pure Python.
 
 The stored value is the latest seat's fields at the top level (``room``, ``pin``, ``token``,
-``seated``, ``name``, ``key``, ``last``, ``fair``), with up to `KEPT` earlier seats in ``others``.
+``seated``, ``name``, ``key``, ``last``, ``fair``, and at a blind table ``blind``: the hand's setup
+and this browser's secret keys, `web.friends.blind_guest.BlindGuest.blind_save`), with up to
+`KEPT` earlier seats in ``others``.
 
 >>> saved = remember({}, {"room": "r1", "pin": "P" * 43, "token": "t1"})
 >>> saved = remember(saved, {"room": "r1", "pin": "Q" * 43, "token": "t2"})
