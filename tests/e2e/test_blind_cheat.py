@@ -2,8 +2,9 @@
 the browser (as a modified page would run it):
 
 - a friend's page that plays a card it was not dealt (its proof is for the card it holds): every
-  other page, the host's too, raises the red alarm naming that seat, and no page shows the
-  false card on the table;
+  other page, the host's too, raises the red alarm naming that seat, and no other page shows the
+  false card on the table; the cheat's page, whose own hand took the card, holds back its keys,
+  and after the host's wait the hand is dealt again with a bot in its seat;
 - a host's page that relays, in a friend's name, a discard that friend did not make: the
   friend's own page catches it (the others cannot: messages are not signed) and raises the alarm
   naming the host;
@@ -19,6 +20,7 @@ import re
 import pytest
 from blind_pages import RUN_PYTHON, probe, watch
 from playwright.sync_api import Page, expect
+from test_blind_tables import set_wait
 from test_friends import host_table, join, step
 
 pytestmark = pytest.mark.e2e
@@ -99,7 +101,7 @@ def alarm_names(page: Page, who: str) -> None:
 def two_at_a_table(people, site, cheat: str):
     """Hana hosts a 2-player table with ``cheat`` patched into her page's Python; Gus joins; the game starts."""
     host, gus = people(), people()
-    link = host_table(host, site, 2)
+    link = host_table(host, site, 2, blind=True)
     join(gus, link, "Gus")
     for page in (host, gus):
         watch(page)
@@ -140,7 +142,7 @@ def pile(page: Page) -> list[str]:
 
 def test_a_friend_that_plays_a_card_it_was_not_dealt_is_named_on_every_other_page(people, site):
     host, gus, ivy = people(), people(), people()
-    link = host_table(host, site, 3)
+    link = host_table(host, site, 3, blind=True)
     join(gus, link, "Gus")
     join(ivy, link, "Ivy")
     for page in (host, gus, ivy):
@@ -169,3 +171,11 @@ def test_a_friend_that_plays_a_card_it_was_not_dealt_is_named_on_every_other_pag
         seen = probe(page)
         assert cheated[0] not in pile(page) and cheated[0] not in seen["public"]
         assert seen["alarms"][0][:2] == [1, "reveal"] and seen["step"] == "keys", seen
+    # Gus's page holds back its keys (its own hand took the false card): after the host's wait the
+    # hand is dealt again, in the open, with a bot in his seat.
+    set_wait(host, 2.0)
+    for page in honest:
+        expect(page.get_by_test_id("chat-lines")).to_contain_text("The hand is dealt again: a bot plays for Gus",
+                                                                 timeout=30_000)
+    record = json.loads(host.evaluate("localStorage.getItem('cribbage.host.v1')"))["blind_game"]["hands"]
+    assert "does not hold" in record[0]["alarms"][0] and record[0]["deck"] is None

@@ -110,7 +110,7 @@ def clean_record(host: Page, hands: int) -> None:
 def test_three_at_a_blind_table_play_on_through_a_friends_and_the_hosts_reload(people, site):
     SCANS[0] = 0
     host, gus = people(), people()
-    link = host_table(host, site, 3, target=121)
+    link = host_table(host, site, 3, target=121, blind=True)
     join(gus, link, "Gus")
     host.get_by_test_id("bot-2-medium").click()
     for page in (host, gus):
@@ -157,7 +157,7 @@ def test_three_at_a_blind_table_play_on_through_a_friends_and_the_hosts_reload(p
 
 def test_four_at_a_blind_table_deal_again_for_a_friend_away_who_comes_back(people, site):
     host, gus, ivy = people(), people(), people()
-    link = host_table(host, site, 4, target=121)
+    link = host_table(host, site, 4, target=121, blind=True)
     join(gus, link, "Gus")
     join(ivy, link, "Ivy")
     host.get_by_test_id("bot-3-easy").click()

@@ -46,7 +46,8 @@ def host_strip(ctl: HostController) -> str:
     """Under the host's scores: the blind deal's alarm, from the hand on and the hands before."""
     table = ctl.table
     hand = table.blind_hand
-    return blind_strip(table.blind_alarms + ([str(alarm) for alarm in hand.flow.alarms] if hand is not None else []))
+    now = [str(alarm) for alarm in hand.flow.alarms] if hand is not None else []
+    return blind_strip(list(dict.fromkeys(table.blind_alarms + now)))
 
 
 def fair_strip(ctl: GuestController) -> str:
