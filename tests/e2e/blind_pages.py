@@ -4,8 +4,9 @@ and a scan of the host's objects for a friend's unplayed card.
 
 `WATCH` goes into every seated page (again after a reload: it is the page's Python, not its
 save): it notes, for each hand, every card this browser has seen made public (played, cut,
-shown) before the keys came out and its own seat's cards, when the hand began here, when this browser read its cards,
-and when it knew the starter. It changes nothing the page does.
+shown) before the keys came out and its own seat's cards, when the hand began here, when this
+browser read its cards, when it had every seat's discard, and when it knew the starter. It
+changes nothing the page does.
 
 `probe(page)` reads, in one run of the page's Python (nothing repaints in between), the cards
 the page's DOM shows (``data-card``) with what its browser may know: its own seat's cards
@@ -52,6 +53,8 @@ if "blind_watch" not in sys.modules:
         times = _watch.times.setdefault(key, {"start": time.time() * 1000})
         if self.mine and "cards" not in times:
             times["cards"] = time.time() * 1000
+        if all(chosen is not None for chosen in self.flow.public.discarded) and "discards" not in times:
+            times["discards"] = time.time() * 1000
         if self.flow.public.starter is not None and "starter" not in times:
             times["starter"] = time.time() * 1000
         return result
