@@ -20,7 +20,9 @@ seat order, and their checks: no clicks in it); the long
 tasks (over 50 ms) a PerformanceObserver saw in the page from the first hand's start to the
 last hand's end, and the longest gap between two runs of a 10 ms interval timer (the longest
 time the page could not answer); and the bytes of the hand's ``blind`` messages the page sent
-and received on its data channels (the host sends each friend's message on to every other seat).
+and received on its data channels (the host sends each friend's message on to every other seat);
+and the page's repaints (``Friends.after_input``: after a click, and after each step of a blind
+hand's work), how many, their time in all and the longest.
 The first hand of a page also pays for its 52 card elements (docs/blind-deal.md): it is printed
 apart from the median of the others.
 """
@@ -37,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
-from blind_pages import probe, watch  # noqa: E402
+from blind_pages import RUN_PYTHON, probe, watch  # noqa: E402
 from harness import launch  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from test_friends import host_table, join, step  # noqa: E402
@@ -86,6 +88,27 @@ SPY = """
 """
 
 
+# Each page: the time its glue spends in after_input (the repaint after a click, and after each
+# step of a blind hand's work: web.friends.glue._blind_loop), from the hand's start on.
+REPAINTS = """
+import sys, time
+from web.friends import glue as _glue
+_watch = sys.modules["blind_watch"]
+_watch.paints = []
+_after = _glue.Friends.after_input
+
+def _timed(self, *args, **kwargs):
+    begun = time.perf_counter()
+    try:
+        return _after(self, *args, **kwargs)
+    finally:
+        _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+
+_glue.Friends.after_input = _timed
+"""
+PAINTS = "import json, sys\njson.dumps(sys.modules['blind_watch'].paints)"
+
+
 def seat_pages(browser, base: str, players: int, bots: bool):
     """A host page and its friends' pages, seated at a table to 121 (not started)."""
     pages = []
@@ -123,6 +146,7 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool)
     pages = seat_pages(browser, base, players, bots)
     for page in pages:
         watch(page)
+        page.evaluate(RUN_PYTHON, REPAINTS)
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
     began = time.time() * 1000
     pages[0].get_by_test_id("start-table").click()
@@ -142,8 +166,9 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool)
         tasks = [d for at, d in page.evaluate("window.__longTasks") if began <= at <= ended]
         gaps = [d for at, d in page.evaluate("window.__gaps") if began <= at <= ended]
         sent = page.evaluate("window.__bytes")
+        paints = [ms for at, ms in json.loads(page.evaluate(RUN_PYTHON, PAINTS)) if began <= at <= ended]
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows, "long_tasks": tasks,
-                                "longest_gap": max(gaps, default=0.0), "bytes": sent})
+                                "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
         page.context.close()
     return result
@@ -166,6 +191,7 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
                      f"{later['cards'] / 1000:.1f} / {later['cut'] / 1000:.2f} / {later['starter'] / 1000:.1f} | "
                      f"{len(tasks)} ({max(tasks, default=0):.0f}) | {seat['longest_gap']:.0f} | "
+                     f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
                      f"{sent:.0f} / {received:.0f} |")
     return lines
 
@@ -188,8 +214,9 @@ def main() -> None:
         root = Path(tempfile.mkdtemp()) / "dist"
         build_dist.build(root, snapshots=False)
     print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / last discard "
-          "to starter / starter s | long tasks > 50 ms (longest ms) | longest gap ms | KiB a hand: sent / received |")
-    print("|---|---|---|---|---|---|---|---|")
+          "to starter / starter s | long tasks > 50 ms (longest ms) | longest gap ms "
+          "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
+    print("|---|---|---|---|---|---|---|---|---|")
     everything = []
     with serve.spawn(root=root) as base, sync_playwright() as playwright:
         browser = launch(playwright)
