@@ -69,13 +69,34 @@ def blind_panel(hands: list[dict[str, Any]], alarms: list[str]) -> str:
             f'<ol class="fair-hands">{"".join(items)}</ol><p class="hint">{escape(BLIND_PROVES)}</p></details>')
 
 
+def blind_strip(alarms: list[str]) -> str:
+    """Under the scores at a blind table (docs/blind-deal.md): the alarm, naming the seat, once a
+    check of the hand failed in this browser.
+
+    >>> 'data-testid="fair-alarm"' in blind_strip(["seat 2, reveal: the proof does not hold"]), blind_strip([])
+    (True, '')
+    """
+    if not alarms:
+        return ""
+    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in alarms[-3:])
+    return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
+            f'A browser at this table cheated or broke the deal. This game\'s record keeps the alarm.'
+            f'<ul>{reasons}</ul></div>')
+
+
+def host_strip(ctl: HostController) -> str:
+    """Under the host's scores: the blind deal's alarm, from the hand on and the hands before."""
+    table = ctl.table
+    hand = table.blind_hand
+    now = [str(alarm) for alarm in hand.flow.alarms] if hand is not None else []
+    return blind_strip(list(dict.fromkeys(table.blind_alarms + now)))
+
+
 def fair_strip(ctl: GuestController) -> str:
     """Under the scores: the alarm if any check failed, else the latest hand's mark."""
     if ctl.blind:
         if ctl.blind_alarms:
-            reasons = "".join(f"<li>{escape(reason)}</li>" for reason in ctl.blind_alarms[-3:])
-            return (f'<div class="fair-alarm" role="alert" data-testid="fair-alarm"><b>⚠ The deal check failed.</b> '
-                    f'This game\'s record keeps the alarm.<ul>{reasons}</ul></div>')
+            return blind_strip(ctl.blind_alarms)
         audited = sum(hand["deck"] is not None and not hand["alarms"] for hand in ctl.blind_kept)
         return (f'<div class="fair-mark" data-testid="fair-mark" data-hand="{audited}">✓ Hand {audited} dealt blind, '
                 f'audited by this browser</div>' if audited else "")

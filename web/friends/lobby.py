@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 from game.bots import BOT_LEVELS
 
 from ..table.board import SIDE_COLOURS
-from .fair_view import fair_panel, fair_strip, host_fair_panel
+from .fair_view import fair_panel, fair_strip, host_fair_panel, host_strip
 from .protocol import rules_words
 from .watchers import MAX_WATCHERS
 
@@ -467,6 +467,6 @@ def table_parts(ctl: Friends) -> dict[str, str]:
     mark under a guest's scores, the phone's chat bar and the chat beside the table."""
     under = (f'<p class="watch-tag" data-testid="watch-tag">Watching from {escape(ctl.names()[0])}’s place</p>'
              if ctl.watching
-             else "" if ctl.hosting else fair_strip(as_guest(ctl)))
+             else host_strip(as_host(ctl)) if ctl.hosting else fair_strip(as_guest(ctl)))
     return {"under_scores": under, "chat_jump": chat_jump(ctl),
             "side": chat_panel(ctl)}

@@ -1,0 +1,236 @@
+"""The blind deal at a real table with friends in Chromium (issue 38): per seat, how long after a
+hand begins its browser reads its cards and knows the starter, the page's longest blocking, and
+the bytes on the wire, at CPU x1 and x4.
+
+    nice -n 10 .venv/bin/python bench/blind_table_browser.py [--hands 2] [--rates 1,4] [--players 2,3,4] [--bots]
+
+Serves the site (the sources, or ``--dist`` a built dist as the browser tests use), opens a
+host page and one page for each friend in headless Chromium (a context each, as the tests do),
+seats everyone through the invite link over WebRTC (every seat a person, or with ``--bots`` the
+last seat a bot at 3 and 4 players), slows every page's CPU with CDP's
+``Emulation.setCPUThrottlingRate``, starts a game to 121 and plays ``--hands`` hands through the
+pages' own buttons (each page's first choices, as soon as they show: Playwright's clicks, a few
+ms each, are in the figures).
+
+Per hand and seat (tests/e2e/blind_pages.py's watch, in each page's Python): the seconds from
+the host opening the hand (its start message made) to this browser reading its own cards, and
+to this browser knowing the starter (after everyone's discard: the clicks are in it), and from
+this browser having every seat's discard to its knowing the starter (the starter's unlocks, in
+seat order, and their checks: no clicks in it); the long
+tasks (over 50 ms) a PerformanceObserver saw in the page from the first hand's start to the
+last hand's end, and the longest gap between two runs of a 10 ms interval timer (the longest
+time the page could not answer); and the bytes of the hand's ``blind`` messages the page sent
+and received on its data channels (the host sends each friend's message on to every other seat);
+and the page's repaints (``Friends.after_input``: after a click, and after each step of a blind
+hand's work), how many, their time in all and the longest.
+The first hand of a page also pays for its 52 card elements (docs/blind-deal.md): it is printed
+apart from the median of the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+from blind_pages import RUN_PYTHON, probe, watch  # noqa: E402
+from harness import launch  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from test_friends import host_table, join, step  # noqa: E402
+
+import serve  # noqa: E402
+
+NAMES = ["Hana", "Gus", "Ivy", "Jo"]
+PROBE_EVERY = 1.0      # seconds between looks at the pages' Python for the hands' times
+
+# Each page: the long tasks, the longest gap of a 10 ms timer, and the bytes of blind messages
+# per hand, sent and received on any data channel.
+SPY = """
+(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push([performance.timeOrigin + e.startTime, e.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  window.__gaps = [];
+  let last = performance.now();
+  setInterval(() => { const now = performance.now(); window.__gaps.push([performance.timeOrigin + now, now - last - 10]);
+                      last = now; if (window.__gaps.length > 20000) window.__gaps.splice(0, 10000); }, 10);
+  window.__bytes = {};
+  const count = (direction, data) => {
+    if (typeof data !== "string" || !data.startsWith('{"v":')) return;
+    const found = /^\\{"v":\\d+,"type":"blind","hand":(\\d+)/.exec(data);
+    const key = found ? found[1] : "other";
+    const entry = window.__bytes[key] ??= { sent: 0, received: 0, sentCount: 0, receivedCount: 0 };
+    entry[direction] += new TextEncoder().encode(data).length;
+    entry[direction + "Count"] += 1;
+  };
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) { count("sent", data); return send.call(this, data); };
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("datachannel", (event) => event.channel.addEventListener("message", (m) => count("received", m.data)));
+    }
+    createDataChannel(...args) {
+      const channel = super.createDataChannel(...args);
+      channel.addEventListener("message", (m) => count("received", m.data));
+      return channel;
+    }
+  };
+})();
+"""
+
+
+# Each page: the time its glue spends in after_input (the repaint after a click, and after each
+# step of a blind hand's work: web.friends.glue._blind_loop), from the hand's start on.
+REPAINTS = """
+import sys, time
+from web.friends import glue as _glue
+_watch = sys.modules["blind_watch"]
+_watch.paints = []
+_after = _glue.Friends.after_input
+
+def _timed(self, *args, **kwargs):
+    begun = time.perf_counter()
+    try:
+        return _after(self, *args, **kwargs)
+    finally:
+        _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+
+_glue.Friends.after_input = _timed
+"""
+PAINTS = "import json, sys\njson.dumps(sys.modules['blind_watch'].paints)"
+
+
+def seat_pages(browser, base: str, players: int, bots: bool):
+    """A host page and its friends' pages, seated at a table to 121 (not started)."""
+    pages = []
+    for _ in range(players - (1 if bots and players > 2 else 0)):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(SPY)
+        pages.append(context.new_page())
+    link = host_table(pages[0], base, players, name=NAMES[0], target=121, blind=True)
+    for seat, page in enumerate(pages[1:], start=1):
+        join(page, link, NAMES[seat])
+    if len(pages) < players:
+        pages[0].get_by_test_id(f"bot-{players - 1}-medium").click()
+    return pages
+
+
+def play_hands(pages, hands: int, timeout: float) -> list[dict]:
+    """Play until every page has known the starter of the game's first ``hands`` hands; returns
+    each page's last probe."""
+    deadline = time.monotonic() + timeout
+    wanted = [f"0/{hand}" for hand in range(hands)]
+    looked = 0.0
+    while time.monotonic() < deadline:
+        for page in pages:
+            step(page)
+        if time.monotonic() - looked > PROBE_EVERY:        # (a probe takes the page's thread a few ms)
+            looked = time.monotonic()
+            seen = [probe(page) for page in pages]
+            if all("starter" in s["times"].get(key, {}) for s in seen for key in wanted):
+                return seen
+        pages[0].wait_for_timeout(20)
+    raise RuntimeError(f"{hands} hands not played in {timeout:.0f} s")
+
+
+def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool) -> dict:
+    pages = seat_pages(browser, base, players, bots)
+    for page in pages:
+        watch(page)
+        page.evaluate(RUN_PYTHON, REPAINTS)
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    began = time.time() * 1000
+    pages[0].get_by_test_id("start-table").click()
+    seen = play_hands(pages, hands, timeout=240 + 120 * rate * hands)
+    ended = time.time() * 1000
+    result = {"seats": [], "alarms": [s.get("alarms") for s in seen]}
+    host_times = seen[0]["times"]
+    for seat, (page, page_seen) in enumerate(zip(pages, seen)):
+        rows = {}
+        for key, times in page_seen["times"].items():
+            start = host_times.get(key, {}).get("start")
+            if start is None or int(key.split("/")[1]) >= hands:
+                continue
+            rows[key] = {"cards": times.get("cards", float("nan")) - start,
+                         "cut": times.get("starter", float("nan")) - times.get("discards", float("nan")),
+                         "starter": times.get("starter", float("nan")) - start}
+        tasks = [d for at, d in page.evaluate("window.__longTasks") if began <= at <= ended]
+        gaps = [d for at, d in page.evaluate("window.__gaps") if began <= at <= ended]
+        sent = page.evaluate("window.__bytes")
+        paints = [ms for at, ms in json.loads(page.evaluate(RUN_PYTHON, PAINTS)) if began <= at <= ended]
+        result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows, "long_tasks": tasks,
+                                "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
+    for page in pages:
+        page.context.close()
+    return result
+
+
+def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
+    """A row per seat: its first hand's figures, the median of the later hands', the page's long
+    tasks and longest gap, and the median bytes of a hand's blind messages."""
+    lines = []
+    for number, seat in enumerate(result["seats"]):
+        keys = sorted(seat["hands"], key=lambda k: tuple(map(int, k.split("/"))))
+        first, rest = seat["hands"][keys[0]], [seat["hands"][k] for k in keys[1:]]
+        later = {what: statistics.median(r[what] for r in rest) if rest else float("nan")
+                 for what in ("cards", "cut", "starter")}
+        per_hand = [seat["bytes"].get(str(h), {}) for h in range(hands)]
+        sent = statistics.median(b.get("sent", 0) for b in per_hand) / 1024
+        received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
+        tasks = seat["long_tasks"]
+        lines.append(f"| {players} | x{rate} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
+                     f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
+                     f"{later['cards'] / 1000:.1f} / {later['cut'] / 1000:.2f} / {later['starter'] / 1000:.1f} | "
+                     f"{len(tasks)} ({max(tasks, default=0):.0f}) | {seat['longest_gap']:.0f} | "
+                     f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
+                     f"{sent:.0f} / {received:.0f} |")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2)
+    parser.add_argument("--rates", default="1,4")
+    parser.add_argument("--players", default="2,3,4")
+    parser.add_argument("--bots", action="store_true", help="a bot in the last seat at 3 and 4 players")
+    parser.add_argument("--dist", action="store_true", help="serve a built dist (as the browser tests do)")
+    parser.add_argument("--json", help="also write every figure to this file")
+    args = parser.parse_args()
+    root = ROOT
+    if args.dist:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import tempfile
+
+        import build_dist
+        root = Path(tempfile.mkdtemp()) / "dist"
+        build_dist.build(root, snapshots=False)
+    print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / last discard "
+          "to starter / starter s | long tasks > 50 ms (longest ms) | longest gap ms "
+          "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    everything = []
+    with serve.spawn(root=root) as base, sync_playwright() as playwright:
+        browser = launch(playwright)
+        for players in map(int, args.players.split(",")):
+            for rate in map(int, args.rates.split(",")):
+                result = measure(browser, base, players, rate, args.hands, args.bots)
+                everything.append({"players": players, "rate": rate, **result})
+                for line in summary(players, rate, result, args.hands):
+                    print(line)
+                sys.stdout.flush()
+        browser.close()
+    if args.json:
+        Path(args.json).write_text(json.dumps(everything, indent=1))
+
+
+if __name__ == "__main__":
+    main()
