@@ -74,6 +74,7 @@ class App:
         self._heard: Heard | None = None     # what the table's sounds last followed (web.table.sounds)
         self._proxies: list[tuple[JsProxy, str, JsDoubleProxy[Handler], bool]] = []
         self._morph: Morph | None = None
+        self._painted = ""       # the HTML last put on the page
         self._linker: Linker | None = None
         # what paint() last wrote on <html>
         self._pace: str | None = None
@@ -189,7 +190,15 @@ class App:
 
     def paint(self) -> None:
         """Update the app's HTML in place (keyed: web.table.motion), keeping keyboard focus on the
-        same control where it survives."""
+        same control where it survives. Nothing is touched when the page would not change: a
+        blind hand's work paints after every step (`web.friends.glue`), most of which show nothing."""
+        self.apply_prefs()
+        narrow = not js.window.matchMedia("(min-width: 960px)").matches
+        screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
+        html, pace = screen + self._notice_html(), self.speed
+        if html == self._painted and pace == self._pace:
+            self.table_sounds()
+            return
         active = self.document.activeElement
         key = testid = None
         if active and active.getAttribute("data-action"):
@@ -201,17 +210,14 @@ class App:
         for field in self.root.querySelectorAll("input[data-testid]"):
             if field.type == "text" or not field.type or field.type == "":
                 typed[field.getAttribute("data-testid")] = field.value
-        self.apply_prefs()
-        narrow = not js.window.matchMedia("(min-width: 960px)").matches
-        screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
         if self._morph is None:      # keyed update in place, so transitions run (web.table.motion)
             self._morph, self._focus_later = Morph(js.eval(MORPH_JS)), js.eval(FOCUS_JS)
-        pace = self.speed
         if pace != self._pace:     # (a custom property on the root restyles the whole page)
             self._pace, style = pace, self.document.documentElement.style
             style.setProperty("--speed", f"{min(duration_ms(pace), 180)}ms")
             style.setProperty("--peg-speed", f"{duration_ms(pace)}ms")
-        self._morph(self.root, screen + self._notice_html(), duration_ms(pace))
+        self._morph(self.root, html, duration_ms(pace))
+        self._painted = html
         self.table_sounds()
         for name in opened:      # a panel the player opened stays open
             panel = self.root.querySelector(f'details[data-testid="{name}"]')
