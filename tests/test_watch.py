@@ -3,6 +3,8 @@ channel watches whole games and receives no card before it is public (every mess
 and everything it sends is refused without a change; the limit, the toggle, the watch link's
 room, the count in the players list, and the spectator's screen (the seat screen, no hand)."""
 
+import hashlib
+import itertools
 import json
 import random
 
@@ -11,6 +13,7 @@ import pytest
 from game.engine import OVER
 from test_host import BIG_SEED, Wire, cards_in, play_to_the_end
 from web.friends import protocol
+from web.friends.guest import GuestController
 from web.friends.host import HostTable
 from web.friends.lobby import render_lobby, table_parts
 from web.friends.spectator import SpectatorController
@@ -26,6 +29,22 @@ class WatchWire(Wire):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.timeline = []
+        # The fair deal's secret and shares fixed by the seed, so each game is the same game
+        # every run (from `secrets`, a game to 61 could end before a spectator came mid-game).
+        counter = itertools.count()
+        self.secret = lambda: hashlib.sha256(f"{kwargs.get('seed')}/{next(counter)}".encode()).hexdigest()
+        self.table.fair.secret_source = self.secret
+
+    def join(self, conn, name):
+        """A guest's page opens the table and sits down (its fair deal's shares fixed too)."""
+        guest = GuestController("room-0123456789", name=name)
+        guest.fair.value_source = self.secret
+        self.guests[conn] = guest
+        self.received.setdefault(conn, [])
+        self.table.connect(conn)
+        guest.command("join", {"name": name})
+        self.pump()
+        return guest
 
     def deliver(self, before):
         after = self.table.session.state if self.table.session else None
