@@ -407,6 +407,9 @@ def table_link(ctl: TableModel) -> str:
     return f'<div class="table-link" data-testid="table-link">{escape(text)}</div>' if text else ""
 
 
+DEALING = "Shuffling and dealing: every player's browser takes its turn…"
+
+
 def status_text(ctl: TableModel, view: View) -> str:
     names, me, seen = ctl.names(), view.seat, ctl.seat_screen
     if seen.play_end is not None:
@@ -422,6 +425,8 @@ def status_text(ctl: TableModel, view: View) -> str:
         return "Each hand is counted where it lies, then the crib"
     if ctl.watching and view.phase == DISCARDING:
         return "The players choose their crib cards"
+    if view.phase == DISCARDING and not view.hand and ctl.levels()[me] is None:
+        return DEALING          # a blind hand: this browser reads its cards once every browser has dealt
     if ctl.pending:
         if ctl.link:     # cut off: the move waits (web.friends.delivery)
             return "Your move is kept: it goes to the host when the connection is back"
@@ -498,7 +503,7 @@ def my_hand(ctl: TableModel, view: View, parts: TableParts) -> str:
     robot = ctl.multiplayer and ctl.levels()[me] is not None     # a bot plays this seat for now
     free = not (seen.shown or ctl.pending or ctl.watching or robot)
     playing = view.phase == PLAYING and view.turn == me and free and view.claim is None
-    discarding = view.phase == DISCARDING and not view.has_discarded[me] and free
+    discarding = view.phase == DISCARDING and not view.has_discarded[me] and free and bool(view.hand)   # (a blind deal: none yet)
     shown = next((event for event in seen.shown if event.kind == "show" and event.seat == me), None)
     if ctl.watching:    # a spectator: the host's place, its cards face down
         buttons = [card_back("", f"held-{me}-{i}") for i in range(view.hand_sizes[me])]
