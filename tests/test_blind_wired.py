@@ -111,13 +111,17 @@ class BlindWire:
 
 
 def secret_cards(wire):
-    """The friends' cards not yet public in the hand."""
-    hand = wire.table.blind_hand
-    if hand is None:
-        return set()
-    public = {card for card in hand.flow.hand.cards if card is not None}
-    return {card for guest in wire.guests.values() if guest.blind_seat is not None
-            for card in guest.blind_seat.mine.values()} - public
+    """The friends' cards not yet public in the hand and in the hand dealt ahead (two decks: a
+    card public in one, or the host's own in one, is left out of both)."""
+    secret, known = set(), set()
+    for hand, seat_of in ((wire.table.blind_hand, lambda g: g.blind_seat), (wire.table.blind_next, lambda g: g.blind_next)):
+        if hand is None:
+            continue
+        known |= {card for card in hand.flow.hand.cards if card is not None} | set(hand.own.mine.values())
+        secret |= {card for guest in wire.guests.values() if seat_of(guest) is not None
+                   and seat_of(guest).flow.setup.hand == hand.setup.hand
+                   for card in seat_of(guest).mine.values()}
+    return secret - known
 
 
 def assert_blind(wire):

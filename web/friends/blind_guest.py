@@ -29,10 +29,27 @@ from game.errors import IllegalActionError, ParseError
 from game.events import Event
 from game.view import View
 
-from .blind_flow import envelope
+from .blind_flow import due, envelope
 from .blind_seat import BlindSeat
 from .blind_view import Waiting, screen_choose, with_cards
 from .protocol import Message
+
+
+def owes_ahead(ahead: BlindSeat | None, seat: int | None) -> bool:
+    """Whether this browser (at ``seat``) owes the hand dealt ahead a message of its deal now."""
+    if ahead is None or ahead.pending is not None or not ahead.flow.ahead:
+        return False
+    now = due(ahead.flow)
+    return now.step in ("shuffle", "lock", "unlock") and seat in now.seats
+
+
+def ended_at(seat: BlindSeat | None) -> tuple[int, ...] | None:
+    """The scores the hand ``seat`` follows ended at, as this browser computed them (None: it is
+    not over, or this browser did not follow it: rebuilt after a reload, it cannot check)."""
+    if seat is None or due(seat.flow).step != "over" or seat.flow.stopped:
+        return None
+    return seat.flow.public.scores
+
 
 if TYPE_CHECKING:
     from ..table.screen import SeatScreen
@@ -54,6 +71,9 @@ class BlindGuest:
 
     def blind_init(self, saved: object) -> None:
         self.blind_seat: BlindSeat | None = None
+        self.blind_next: BlindSeat | None = None   # the next hand, dealt ahead while this one is played
+        self.ahead_sent: str | None = None         # this browser's last text of the hand ahead, until relayed
+        self.ahead_rebuilt = False
         self.blind_inbox: deque[tuple[Message, str]] = deque()
         self.blind_choice: Action | None = None
         self.blind_alarms: list[str] = []
@@ -75,6 +95,8 @@ class BlindGuest:
         has to choose first): or one to send again after a welcome."""
         from .blind_flow import due
 
+        if owes_ahead(self.blind_next, self.seat):
+            return True
         seat = self.blind_seat
         if seat is None:
             return False
@@ -107,23 +129,32 @@ class BlindGuest:
             else:
                 yield from self._take(message, text)
             return True
-        seat = self.blind_seat
-        if seat is None:
-            return False
+        seat, ahead = self.blind_seat, self.blind_next
         if self.blind_again:
             self.blind_again = False
-            if seat.pending is not None and self.blind_sent is not None:
+            again = [text for s, text in ((seat, self.blind_sent), (ahead, self.ahead_sent))
+                     if s is not None and s.pending is not None and text is not None]
+            self.outbox.extend(again)
+            if again:
+                return True
+        if seat is not None:
+            try:
+                body = yield from seat.next_body(screen_choose(self._take_choice))
+            except Waiting:
+                body = None
+            if body is not None:
+                assert self.seat is not None, "a seat deals"
+                self.blind_sent = envelope(seat.flow.setup.hand, seat.last + 1, self.seat, body)
                 self.outbox.append(self.blind_sent)
                 return True
-        try:
-            body = yield from seat.next_body(screen_choose(self._take_choice))
-        except Waiting:
+        if ahead is None or not owes_ahead(ahead, self.seat):     # the hand ahead: its deal only
             return False
+        body = yield from ahead.next_body(screen_choose(self._take_choice))
         if body is None:
             return False
         assert self.seat is not None, "a seat deals"
-        self.blind_sent = envelope(seat.flow.setup.hand, seat.last + 1, self.seat, body)
-        self.outbox.append(self.blind_sent)
+        self.ahead_sent = envelope(ahead.flow.setup.hand, ahead.last + 1, self.seat, body)
+        self.outbox.append(self.ahead_sent)
         return True
 
     def _take_choice(self) -> Action | None:
@@ -134,16 +165,28 @@ class BlindGuest:
         """A relayed message: the hand's start opens a seat; the rest are taken in order (one
         taken already, sent again after a reconnection, is skipped)."""
         hand, n = message["hand"], message["n"]
-        seat = self.blind_seat
+        seat, ahead = self.blind_seat, self.blind_next
         try:
             if n == 0:
-                if seat is not None and seat.flow.setup.hand == hand and seat.flow.bodies[0] == message["body"]:
+                if any(s is not None and s.flow.setup.hand == hand and s.flow.bodies[0] == message["body"]
+                       for s in (seat, ahead)):
                     return
                 self._join(text)
                 return
-            if seat is None or seat.flow.setup.hand != hand or n <= seat.last:
+            if ahead is not None and ahead.flow.setup.hand == hand:
+                if n <= ahead.last:
+                    return
+                ahead.before = ended_at(seat)
+                yield from ahead.take_text(text, hand, replayed=self.ahead_rebuilt and ahead.pending is None)
+                if not ahead.flow.ahead:       # begun: the current hand now
+                    self.blind_seat, self.blind_next, self.blind_sent = ahead, None, self.ahead_sent
+                    self.blind_rebuilt, self.blind_choice = self.ahead_rebuilt, None
+                    self.saved_keys = self.blind_save()
+                seat = ahead
+            elif seat is None or seat.flow.setup.hand != hand or n <= seat.last:
                 return
-            yield from seat.take_text(text, hand, replayed=self.blind_rebuilt and seat.pending is None)
+            else:
+                yield from seat.take_text(text, hand, replayed=self.blind_rebuilt and seat.pending is None)
         except (IllegalActionError, ParseError) as refused:
             self.blind_alarm(f"the host relayed a message this browser refuses: {refused}")
             return
@@ -157,16 +200,21 @@ class BlindGuest:
         setup = body.get("setup") if isinstance(body, dict) else None
         saved = self.saved_keys
         keys = None
-        if saved is not None and saved.get("setup") == setup:
-            keys = Keys.from_json(saved.get("keys"), Setup.from_json(setup).used)
+        for kept in (saved, saved.get("ahead") if saved is not None else None):
+            if isinstance(kept, dict) and kept.get("setup") == setup:
+                keys = Keys.from_json(kept.get("keys"), Setup.from_json(setup).used)
         assert self.seat is not None, "welcomed"
+        ahead = isinstance(body, dict) and body.get("scores") is None
         try:
-            self.blind_seat = BlindSeat.join(self.seat, text, keys)
+            joined: BlindSeat | None = BlindSeat.join(self.seat, text, keys)
         except IllegalActionError:          # a bot plays this seat for now
-            self.blind_seat = None
-            return
-        self.blind_rebuilt = keys is not None
-        self.blind_choice, self.blind_sent = None, None
+            joined = None
+        if ahead:
+            self.blind_next, self.ahead_rebuilt, self.ahead_sent = joined, keys is not None, None
+        else:                               # a hand dealt afresh: any hand ahead was dropped
+            self.blind_seat, self.blind_next = joined, None
+            self.blind_rebuilt = keys is not None
+            self.blind_choice, self.blind_sent = None, None
         self.saved_keys = self.blind_save()
 
     def blind_alarm(self, words: str) -> None:
@@ -177,10 +225,15 @@ class BlindGuest:
     def blind_save(self) -> dict[str, Any] | None:
         """What this browser keeps of the hand (`web.friends.guest_store`, under the table's
         room): the hand's setup and its secret keys, only ever read here."""
-        seat = self.blind_seat
-        if seat is None:
+        seat, ahead = self.blind_seat, self.blind_next
+        if seat is None and ahead is None:
             return self.saved_keys
-        return {"setup": seat.flow.setup.to_json(), "keys": seat.keys.to_json()}
+        kept: dict[str, Any]
+        if ahead is not None:
+            kept = {"ahead": {"setup": ahead.flow.setup.to_json(), "keys": ahead.keys.to_json()}}
+        else:       # rebuilt after a reload: the hand ahead's keys wait for its messages again
+            kept = {"ahead": self.saved_keys.get("ahead") if self.blind_rebuilt and self.saved_keys else None}
+        return kept if seat is None else {"setup": seat.flow.setup.to_json(), "keys": seat.keys.to_json(), **kept}
 
     # -- the screen --
 

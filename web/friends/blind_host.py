@@ -37,6 +37,7 @@ from game.errors import IllegalActionError, ParseError
 from game.events import Event
 from game.view import View
 
+from .blind_ahead import ahead_ready, ahead_work, guess_hand, promote, take_for
 from .blind_flow import Flow, actor, due, read_envelope
 from .blind_table import BlindTable, Ledger
 from .blind_view import Waiting, bot_choose, public_view, screen_choose, with_cards
@@ -77,6 +78,7 @@ class BlindHands:
         self.blind_wait = wait
         self.blind_game = False                  # the game on the table is dealt blind
         self.blind_hand: BlindTable | None = None
+        self.blind_next: BlindTable | None = None  # the next hand, dealt ahead (`web.friends.blind_ahead`)
         self.ledger: Ledger | None = None
         self.blind_queue: deque[tuple[int, str]] = deque()    # friends' blind texts, by seat, in order
         self.blind_count = 0                     # hands opened in this game (each `Setup.hand`)
@@ -135,14 +137,17 @@ class BlindHands:
         return tuple(seat for seat, s in enumerate(self.seats)
                      if s.kind == "host" or (s.kind == "person" and s.stand_in is None))
 
-    def open_hand(self, hand: BlindTable | None = None) -> None:
-        """Open the next hand (or ``hand``, one dealt again), tell every seat, show it."""
+    def open_hand(self, hand: BlindTable | None = None, again: bool = True) -> None:
+        """Open the next hand (or ``hand``: one dealt again, or the hand dealt ahead when not
+        ``again``), tell every seat, show it."""
         assert self.session is not None and self.ledger is not None, "a game is on"
         state = self.ledger.state
         if hand is None:
             setup = Setup(self.room, self.games, self.blind_count, self.players, state.dealer, self.humans(), 0)
             hand = BlindTable.open(setup, self.target, state.scores, self.choose_own, self.choose_bot)
-        self.blind_count += 1
+            again = True
+        if again:
+            self.blind_count += 1
         self.blind_hand, self.blind_choice, self.waiting_since = hand, None, None
         self.bots = {seat: make_bot(level, seed=self.ledger.seed + seat)
                      for seat, level in enumerate(self.session.bots) if level is not None}
@@ -183,8 +188,11 @@ class BlindHands:
         hand = self.blind_hand
         if hand is None:
             return False
+        if ahead_ready(self):
+            return True
         now = due(hand.flow)
-        if self.blind_queue or now.step == "over":
+        ahead = self.blind_next.setup.hand if self.blind_next is not None else None
+        if any(guess_hand(text) != ahead for _, text in self.blind_queue) or now.step == "over":
             return True
         mine = [seat for seat in now.seats if actor(hand.setup, seat) == 0]
         if not mine or hand.own.pending is not None:
@@ -205,18 +213,21 @@ class BlindHands:
         if hand is None:
             return False
         before = len(hand.flow.events)
-        if self.blind_queue:
-            seat, text = self.blind_queue.popleft()
-            yield from hand.receive(seat, text)
+        item = take_for(self.blind_queue, None, self.blind_next.setup.hand if self.blind_next is not None else None)
+        if item is not None:
+            yield from hand.receive(*item)
         elif due(hand.flow).step == "over":
             self.end_hand(hand)
             return True
         else:
             try:
-                if not (yield from hand.run()):
-                    return False
+                ran = yield from hand.run()
             except Waiting:
-                return False
+                ran = False
+            if not ran:        # the current hand waits for someone else: the hand ahead's turn
+                done = yield from ahead_work(self)
+                self.flush()
+                return done
         self.flush()
         if hand.flow.alarms and hand.setup.hand not in self.alarmed:     # a cheat caught: said at once
             self.alarmed.add(hand.setup.hand)
@@ -230,11 +241,12 @@ class BlindHands:
         """The hand's texts to each friend seated and online (one away gets them on its welcome)."""
         hand = self.blind_hand
         assert hand is not None, "a hand is on"
-        for seat, text in hand.outbox:
-            conn = self.conn_of(seat)
-            if conn is not None:
-                self.send(conn, text)
-        hand.outbox.clear()
+        for table in (hand, self.blind_next) if self.blind_next is not None else (hand,):
+            for seat, text in table.outbox:
+                conn = self.conn_of(seat)
+                if conn is not None:
+                    self.send(conn, text)
+            table.outbox.clear()
 
     def shown(self, events: Iterable[Event]) -> None:
         """Every seat and the host's screen see the hand after ``events``; the log keeps them."""
@@ -261,16 +273,17 @@ class BlindHands:
                                                  "sha256": digest}])[-HANDS_KEPT:]
         self.blind_hand = None
         if alarms or deck is None:
+            self.blind_next = None           # dealt for this hand's seating and scores: dropped, its keys kept
             self.blind_alarms += [alarm for alarm in alarms or ["a hand ended without its audit"]
                                   if alarm not in self.blind_alarms]
             self.system(f"The audit: {'; '.join(alarms) or 'no audit'}. The hand is dealt again.")
             return self.open_hand()
         self.session.state = self.ledger.add(flow.public, deck)
         if self.session.state.phase == OVER:
-            self.blind_game = False
+            self.blind_game, self.blind_next = False, None     # the hand ahead's cards stay hidden
             self.broadcast_views((), full=False)
             return None
-        return self.open_hand()
+        return self.open_hand(promote(self), again=False)
 
     # -- a friend away, and coming back --
 
@@ -298,6 +311,7 @@ class BlindHands:
                                  "sha256": hashlib.sha256("\n".join(hand.relayed).encode()).hexdigest(),
                                  "abandoned": f"{seat.name} {'held back its keys' if hand.flow.stopped else 'was away'}"})
         self.blind_queue = deque((s, t) for s, t in self.blind_queue if s != away)
+        self.blind_next = None               # dealt for the old seating: dropped, dealt afresh later
         self.open_hand(hand.without(away, self.blind_count))
         self.send_table()
 
@@ -322,9 +336,10 @@ class BlindHands:
         """A friend back (or new) at a hand it deals: the hand's messages again, from the start
         (its browser skips those it has, or rebuilds the hand from them after a reload)."""
         hand = self.blind_hand
-        if hand is not None and seat in hand.setup.humans:
-            for text in hand.relayed:
-                self.send(conn, text)
+        for table in (hand, self.blind_next):
+            if table is not None and seat in table.setup.humans:
+                for text in table.relayed:
+                    self.send(conn, text)
 
     # -- views --
 
@@ -353,6 +368,8 @@ class BlindHands:
                 "actions": [str(action) for action in self.ledger.actions], "count": self.blind_count,
                 "relayed": None if hand is None else hand.relayed,
                 "keys": None if hand is None else hand.own.keys.to_json(),
+                "ahead": None if self.blind_next is None else {"relayed": self.blind_next.relayed,
+                                                               "keys": self.blind_next.own.keys.to_json()},
                 "hands": self.blind_hands, "alarms": self.blind_alarms}
 
     def blind_load(self, data: object) -> None:
@@ -377,14 +394,20 @@ class BlindHands:
 
     def blind_restore(self, data: dict[str, Any]) -> Work[None]:
         assert self.session is not None and self.ledger is not None, "a game is on"
-        relayed = [text for text in data["relayed"] if isinstance(text, str)]
-        start = read_envelope(relayed[0])[3] if relayed else None
-        if not isinstance(start, dict):
-            raise ParseError("a saved hand starts with its start")
-        keys = Keys.from_json(data["keys"], Setup.from_json(start.get("setup")).used)
-        self.blind_hand = yield from BlindTable.restore(0, relayed, keys, self.choose_own, self.choose_bot)
+        self.blind_hand = yield from self.restore_table(data)
+        ahead = data.get("ahead")
+        self.blind_next = None if not isinstance(ahead, dict) else (yield from self.restore_table(ahead))
         self.bots = {seat: make_bot(level, seed=self.ledger.seed + seat)
                      for seat, level in enumerate(self.session.bots) if level is not None}
         self.broadcast_views((), full=True)
         if self.on_change is not None:
             self.on_change(())
+
+    def restore_table(self, data: dict[str, Any]) -> Work[BlindTable]:
+        """A hand `blind_json` saved (its relayed texts and the host's keys), each text checked again."""
+        relayed = [text for text in data["relayed"] if isinstance(text, str)]
+        start = read_envelope(relayed[0])[3] if relayed else None
+        if not isinstance(start, dict):
+            raise ParseError("a saved hand starts with its start")
+        keys = Keys.from_json(data["keys"], Setup.from_json(start.get("setup")).used)
+        return (yield from BlindTable.restore(0, relayed, keys, self.choose_own, self.choose_bot))
