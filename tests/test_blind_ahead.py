@@ -1,8 +1,7 @@
 """The next hand dealt one hand ahead (web/friends/blind_ahead.py, docs/blind-deal.md): with
 `BlindWire` (tests/test_blind_wired.py), the host and its guests exchanging the protocol's
-texts. Every hand after the first is dealt while the one before it is played (each friend
-reads its cards before it has taken the hand before's last message); a game's last hand ahead
-is dropped and its keys never sent; a guest and the host reload with two hands open; a friend
+texts (whole games, every hand after the first dealt ahead and the last one dropped: in
+tests/test_blind_wired.py's whole games, at no extra time). A guest and the host reload with two hands open; a friend
 dealt out drops the hand ahead, dealt afresh for the new seating; a host that begins a hand at
 scores other than the ones the hand before ended at is refused.
 """
@@ -14,60 +13,18 @@ import pytest
 from game.blind.alarms import finish
 from game.blind.seating import Setup
 from game.errors import IllegalActionError
-from web.friends.blind_flow import advance, begin_body, due, envelope, read_envelope
+from web.friends.blind_flow import advance, begin_body, due, envelope
 from web.friends.blind_seat import BlindSeat
 from web.friends.blind_table import BlindTable
 from web.friends.guest import GuestController
 from web.friends.host import HostTable
 from web.friends.host_controller import HostController
 
-from test_blind_wired import ROOM, BlindWire, assert_blind
+from test_blind_wired import ROOM, BlindWire, assert_blind, hand_bodies
 
 
 def first(flow, seat, cards):
     return tuple(sorted(cards))[:2]
-
-
-def watch_ahead(wire, seen):
-    """Note, for each guest, the hands it read its cards of while the hand before was not over
-    at its browser (the hand before's last message not yet taken)."""
-    for conn, guest in wire.guests.items():
-        now, ahead = guest.blind_seat, guest.blind_next
-        if now is not None and ahead is not None and ahead.mine and due(now.flow).step != "over":
-            seen.add((conn, ahead.flow.setup.hand))
-
-
-def hand_texts(wire, hand):
-    texts = [text for _, text in wire.sent if '"type":"blind"' in text]
-    return [read_envelope(text)[3] for text in texts if read_envelope(text)[0] == hand]
-
-
-@pytest.mark.parametrize("players, humans, bots", [(2, (1,), ()), (3, (1, 2), ())])
-def test_every_hand_after_the_first_is_dealt_ahead_and_the_last_one_dropped_unseen(players, humans, bots):
-    wire = BlindWire(players, bots=bots)
-    for n, seat in enumerate(humans):
-        wire.join(f"c{seat}", ["Gus", "Ivy"][n])
-    wire.host.command("start-table")
-    seen, ahead_numbers, rounds = set(), set(), 0
-    while wire.table.session.state.phase != "over":
-        wire.step()
-        watch_ahead(wire, seen)
-        if wire.table.blind_next is not None:
-            ahead_numbers.add(wire.table.blind_next.setup.hand)
-        rounds += 1
-        assert rounds < 20_000
-    table = wire.table
-    played = [record["hand"] for record in table.blind_hands]
-    assert table.blind_alarms == [] and played == list(range(len(played))) and len(played) >= 3
-    for conn in wire.guests:
-        assert {hand for c, hand in seen if c == conn} >= set(played[1:])
-    state = table.session.state
-    for guest in wire.guests.values():
-        assert guest.seat_screen.view.scores == state.scores and guest.blind_alarms == []
-    dropped = ahead_numbers - set(played)
-    assert table.blind_next is None and dropped == {played[-1] + 1}      # dealt ahead, never played
-    bodies = hand_texts(wire, played[-1] + 1)
-    assert bodies and all(body["step"] in ("start", "shuffle", "lock", "unlock") for body in bodies)
 
 
 def test_a_guest_reloads_with_two_hands_open_and_both_go_on():
@@ -130,7 +87,7 @@ def test_a_friend_dealt_out_drops_the_hand_ahead_and_the_next_is_dealt_afresh():
     wire.pump(until=lambda: wire.table.blind_hand.setup.hand not in (again.setup.hand, dropped))
     hand = wire.table.blind_hand
     assert hand.setup.humans == (0, 1) and hand.setup.hand > again.setup.hand
-    assert all(body["step"] in ("start", "shuffle", "lock", "unlock") for body in hand_texts(wire, dropped))
+    assert all(body["step"] in ("start", "shuffle", "lock", "unlock") for body in hand_bodies(wire, dropped))
     assert gus.blind_alarms == []
 
 

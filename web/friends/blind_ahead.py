@@ -112,13 +112,25 @@ def ahead_work(table: BlindHands) -> Work[bool]:
     return False
 
 
+def drop_ahead(table: BlindHands) -> None:
+    """Drop the hand ahead, if any: its keys are never sent, so its cards stay hidden; a
+    friend's message of it that comes later is taken as nothing (`BlindHands.dropped_ahead`)."""
+    if table.blind_next is not None:
+        number = table.blind_next.setup.hand
+        table.blind_dropped.add(number)
+        table.blind_queue = deque(item for item in table.blind_queue if guess_hand(item[1]) != number)
+    table.blind_next = None
+
+
 def promote(table: BlindHands) -> BlindTable | None:
     """The hand ahead, begun at the engine's scores (the hand before was just added to the
     ledger), or None (none, or not dealt for this hand: it is dropped)."""
-    ahead, table.blind_next = table.blind_next, None
+    ahead = table.blind_next
     assert table.ledger is not None, "a game is on"
     state = table.ledger.state
     if ahead is None or ahead.setup.dealer != state.dealer or ahead.setup.humans != table.humans():
+        drop_ahead(table)
         return None
+    table.blind_next = None
     finish(ahead.begin(state.scores))     # (no crypto: the host's own body, the scores checked by each friend)
     return ahead

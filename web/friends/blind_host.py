@@ -37,7 +37,7 @@ from game.errors import IllegalActionError, ParseError
 from game.events import Event
 from game.view import View
 
-from .blind_ahead import ahead_ready, ahead_work, guess_hand, promote, take_for
+from .blind_ahead import ahead_ready, ahead_work, drop_ahead, guess_hand, promote, take_for
 from .blind_flow import Flow, actor, due, read_envelope
 from .blind_table import BlindTable, Ledger
 from .blind_view import Waiting, bot_choose, public_view, screen_choose, with_cards
@@ -79,6 +79,7 @@ class BlindHands:
         self.blind_game = False                  # the game on the table is dealt blind
         self.blind_hand: BlindTable | None = None
         self.blind_next: BlindTable | None = None  # the next hand, dealt ahead (`web.friends.blind_ahead`)
+        self.blind_dropped: set[int] = set()       # this game's hands dealt ahead and dropped
         self.ledger: Ledger | None = None
         self.blind_queue: deque[tuple[int, str]] = deque()    # friends' blind texts, by seat, in order
         self.blind_count = 0                     # hands opened in this game (each `Setup.hand`)
@@ -126,7 +127,7 @@ class BlindHands:
             self.system("A new game at the same table")
         state = self.session.state
         self.ledger = Ledger(state.config, first_dealer=state.dealer, seed=seed)
-        self.blind_count, self.blind_hands = 0, []
+        self.blind_count, self.blind_hands, self.blind_dropped = 0, [], set()
         self.session.state = self.ledger.state
         if self.on_begin is not None:      # (the host's screen takes the session first)
             self.on_begin()
@@ -273,17 +274,23 @@ class BlindHands:
                                                  "sha256": digest}])[-HANDS_KEPT:]
         self.blind_hand = None
         if alarms or deck is None:
-            self.blind_next = None           # dealt for this hand's seating and scores: dropped, its keys kept
+            drop_ahead(self)                 # dealt for this hand's seating: dropped, its keys never sent
             self.blind_alarms += [alarm for alarm in alarms or ["a hand ended without its audit"]
                                   if alarm not in self.blind_alarms]
             self.system(f"The audit: {'; '.join(alarms) or 'no audit'}. The hand is dealt again.")
             return self.open_hand()
         self.session.state = self.ledger.add(flow.public, deck)
         if self.session.state.phase == OVER:
-            self.blind_game, self.blind_next = False, None     # the hand ahead's cards stay hidden
+            self.blind_game = False
+            drop_ahead(self)                 # its keys never sent: its cards stay hidden
             self.broadcast_views((), full=False)
             return None
         return self.open_hand(promote(self), again=False)
+
+    def dropped_ahead(self, text: str) -> bool:
+        """Whether ``text`` is a friend's message of a hand dealt ahead and dropped (its browser
+        sent it before it knew): taken as nothing, not as a fault."""
+        return guess_hand(text) in self.blind_dropped
 
     # -- a friend away, and coming back --
 
@@ -311,7 +318,7 @@ class BlindHands:
                                  "sha256": hashlib.sha256("\n".join(hand.relayed).encode()).hexdigest(),
                                  "abandoned": f"{seat.name} {'held back its keys' if hand.flow.stopped else 'was away'}"})
         self.blind_queue = deque((s, t) for s, t in self.blind_queue if s != away)
-        self.blind_next = None               # dealt for the old seating: dropped, dealt afresh later
+        drop_ahead(self)                     # dealt for the old seating: dealt afresh later
         self.open_hand(hand.without(away, self.blind_count))
         self.send_table()
 
@@ -370,7 +377,7 @@ class BlindHands:
                 "keys": None if hand is None else hand.own.keys.to_json(),
                 "ahead": None if self.blind_next is None else {"relayed": self.blind_next.relayed,
                                                                "keys": self.blind_next.own.keys.to_json()},
-                "hands": self.blind_hands, "alarms": self.blind_alarms}
+                "hands": self.blind_hands, "alarms": self.blind_alarms, "dropped": sorted(self.blind_dropped)}
 
     def blind_load(self, data: object) -> None:
         """The blind game `blind_json` saved: the engine state at once; its hand is rebuilt by
@@ -389,6 +396,7 @@ class BlindHands:
         self.blind_count = int(data["count"])
         self.blind_hands = [h for h in data["hands"] if isinstance(h, dict)][-HANDS_KEPT:]
         self.blind_alarms = [a for a in data["alarms"] if isinstance(a, str)]
+        self.blind_dropped = {n for n in data.get("dropped", []) if type(n) is int}
         if data["relayed"] is not None:
             self.blind_saved = data
 
