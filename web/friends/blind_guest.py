@@ -11,8 +11,13 @@ After each, the message this browser owes the hand, if any, goes out (`BlindSeat
 its crypto, its screen's discard or card, a go when none fits). The page runs each step's
 `Work` in slices; a CPython test runs them with `game.blind.alarms.finish`.
 
+The next hand, dealt ahead while this one is played (`web.friends.blind_ahead`), is a second
+`BlindSeat` (``blind_next``): this browser makes its deal's messages when it owes the current
+hand nothing, and it becomes the current hand at its ``begin``, whose scores this browser checks
+against the ones it saw the hand before end at.
+
 After a reload the browser keeps its keys (`blind_save`, in `web.friends.guest_store` under the
-table's room): on its welcome the host sends the hand's messages again from the start, and the
+table's room; the hand ahead's too): on its welcome the host sends the hand's messages again from the start, and the
 seat is rebuilt from them (each checked again). A message relayed as this seat's that it did
 not send is refused, as is anything the rules or the proofs refuse: an alarm on its screen.
 """

@@ -9,6 +9,8 @@ together (docs/blind-deal.md), and the host's browser knows no friend's card.
   (`blind_queue`) and `blind_work` takes one step at a time: one message received, or one of
   the host's or its bots' messages made, or the hand's end. The page runs each step's `Work`
   in slices (`web.friends.glue`); a CPython test runs them with `game.blind.alarms.finish`.
+- Once a hand is dealt, the next one is dealt ahead in the gaps of its play (``blind_next``,
+  `web.friends.blind_ahead`), and begun when the hand ends.
 - Every seat and spectator gets the public view (`web.friends.blind_view.public_view`): a
   guest adds its own cards. The host's screen makes its moves with `blind_choose`; its bots
   choose with `Bot.choose` on their views.
