@@ -8,9 +8,11 @@ What it checks: whole games end with every browser at the same scores and the ho
 public views and no blind message; the host object and its save never hold a friend's card
 not yet public; a guest and the host reload mid-hand and the hand goes on; a friend away is
 replaced by a bot (of the host's level) after the (injected) wait and the hand is dealt again;
-a hostile guest's blind messages (malformed, out of turn, oversized, deeply nested, a flood) are
-refused and change nothing; a host that forges a guest's move after its reload is caught; each
-browser keeps the finished game's record (`test_blind_record.assert_records`).
+every hand after a game's first is dealt one hand ahead (each friend reads its cards before it
+takes the hand before's last message) and the game's last hand ahead is dropped, its keys never
+sent; a hostile guest's blind messages (malformed, out of turn, oversized, deeply nested, a
+flood) are refused and change nothing; a host that forges a guest's move after its reload is
+caught; each browser keeps the finished game's record (`test_blind_record.assert_records`).
 """
 
 import json
@@ -22,7 +24,7 @@ from game.blind.alarms import finish
 from game.blind.group import card_element, element_text
 from game.cards import DECK, Card
 from web.friends import protocol
-from web.friends.blind_flow import due, envelope
+from web.friends.blind_flow import due, envelope, read_envelope
 from web.friends.guest import GuestController
 from web.friends.host import HostTable
 from web.friends.host_controller import HostController
@@ -113,13 +115,17 @@ class BlindWire:
 
 
 def secret_cards(wire):
-    """The friends' cards not yet public in the hand."""
-    hand = wire.table.blind_hand
-    if hand is None:
-        return set()
-    public = {card for card in hand.flow.hand.cards if card is not None}
-    return {card for guest in wire.guests.values() if guest.blind_seat is not None
-            for card in guest.blind_seat.mine.values()} - public
+    """The friends' cards not yet public in the hand and in the hand dealt ahead (two decks: a
+    card public in one, or the host's own in one, is left out of both)."""
+    secret, known = set(), set()
+    for hand, seat_of in ((wire.table.blind_hand, lambda g: g.blind_seat), (wire.table.blind_next, lambda g: g.blind_next)):
+        if hand is None:
+            continue
+        known |= {card for card in hand.flow.hand.cards if card is not None} | set(hand.own.mine.values())
+        secret |= {card for guest in wire.guests.values() if seat_of(guest) is not None
+                   and seat_of(guest).flow.setup.hand == hand.setup.hand
+                   for card in seat_of(guest).mine.values()}
+    return secret - known
 
 
 def assert_blind(wire):
@@ -140,14 +146,32 @@ def assert_blind(wire):
         assert not any(needle in text for needle in needles), text[:120]
 
 
+def watch_ahead(wire):
+    """Note, for each guest, the hands it read its cards of while the hand before was not over
+    at its browser (that hand's last message not yet taken); and every hand dealt ahead."""
+    for conn, guest in wire.guests.items():
+        now, ahead = guest.blind_seat, guest.blind_next
+        if now is not None and ahead is not None and ahead.mine and due(now.flow).step != "over":
+            wire.read_ahead.add((conn, ahead.flow.setup.hand))
+    if wire.table.blind_next is not None:
+        wire.dealt_ahead.add(wire.table.blind_next.setup.hand)
+
+
+def hand_bodies(wire, hand):
+    """The bodies of the blind texts the host sent for ``hand``."""
+    texts = [text for _, text in wire.sent if '"type":"blind"' in text]
+    return [read_envelope(text)[3] for text in texts if read_envelope(text)[0] == hand]
+
+
 def play_game(players, humans, bots, scan_every=0):
     wire = BlindWire(players, bots=bots)
     for n, seat in enumerate(humans):
         wire.join(f"c{seat}", ["Gus", "Ivy", "Jo"][n])
     wire.host.command("start-table")
-    rounds = 0
+    rounds, wire.read_ahead, wire.dealt_ahead = 0, set(), set()
     while wire.table.session.state.phase != "over":
         wire.step()
+        watch_ahead(wire)
         rounds += 1
         if scan_every and rounds % scan_every == 0 and wire.table.blind_hand is not None \
                 and not wire.table.blind_hand.flow.hand.keys:
@@ -169,6 +193,16 @@ def test_a_whole_game_dealt_blind_with_bots_and_friends(players, humans, bots):
         assert view.phase == "over" and view.scores == state.scores and guest.blind_alarms == []
     assert wire.host.seat_screen.view.scores == state.scores
     assert_records(wire)
+    played = [record["hand"] for record in table.blind_hands]       # every hand after the first dealt ahead
+    assert played == list(range(len(played))) and len(played) >= 2
+    for conn in wire.guests:
+        assert {hand for c, hand in wire.read_ahead if c == conn} >= set(played[1:])
+    assert table.blind_next is None and wire.dealt_ahead - set(played) == {played[-1] + 1}   # the last: dropped
+    bodies = hand_bodies(wire, played[-1] + 1)
+    assert bodies and all(body["step"] in ("start", "shuffle", "lock", "unlock") for body in bodies)   # no keys
+    late = envelope(played[-1] + 1, len(bodies), humans[0], {"step": "go", "seat": humans[0]})
+    drops = list(table.drops)
+    assert not table.receive(f"c{humans[0]}", late) and table.drops == drops   # sent before it knew: nothing
 
 
 def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show():

@@ -51,6 +51,7 @@ LATER = (
     "game.blind.transcript",
     "web.profile.device_link",
     "web.profile.pake",
+    "web.friends.blind_ahead",
     "web.friends.blind_flow",
     "web.friends.blind_guest",
     "web.friends.blind_host",

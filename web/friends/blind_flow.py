@@ -7,7 +7,13 @@ A message's ``body`` is one of `game.blind`'s (``shuffle``, ``lock``, ``unlock``
 ``keys``: `game.blind.transcript.accept` checks it), or one of the table's own:
 
 - ``{"step": "start", "setup": Setup.to_json(), "target": 121, "scores": [0, 0]}``: the host
-  opens the hand (message 0);
+  opens the hand (message 0); with ``"scores": null`` it opens the hand *dealt ahead*, while
+  the hand before it is played: its shuffles, locks and deal unlocks run at once, but its
+  discards wait for its ``begin``;
+- ``{"step": "begin", "seat": host, "scores": [...]}``: the host makes a hand dealt ahead the
+  current one, with the scores the hand before it ended at (every browser computed them from
+  that hand's public play: each one checks them, `web.friends.blind_seat.BlindSeat.before`);
+  due, or accepted earlier, at any point of its deal, once;
 - ``{"step": "discard", "seat": s, "positions": [j, k]}``: seat ``s`` puts those positions in
   the crib (`game.blind.public.Public.discard`);
 - ``{"step": "go", "seat": s}``: seat ``s`` claims it cannot play (the audit checks it);
@@ -50,7 +56,8 @@ from game.events import Event
 from . import protocol
 
 BLIND_STEPS = ("shuffle", "lock", "unlock", "reveal", "keys")
-TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "discard": {"step", "seat", "positions"},
+TABLE_STEPS = {"start": {"step", "setup", "target", "scores"}, "begin": {"step", "seat", "scores"},
+               "discard": {"step", "seat", "positions"},
                "go": {"step", "seat"}, "stop": {"step", "seat", "position"}}
 
 
@@ -77,6 +84,12 @@ class Flow:
     bodies: tuple[Message, ...] = ()
     alarms: tuple[Alarm, ...] = ()
     audit: Audit | None = None
+    begun: bool = True
+
+    @property
+    def ahead(self) -> bool:
+        """Whether this is a hand dealt ahead that its ``begin`` has not made the current one."""
+        return not self.begun
 
     @classmethod
     def open(cls, body: object) -> Flow:
@@ -84,24 +97,35 @@ class Flow:
         if not isinstance(body, dict) or set(body) != TABLE_STEPS["start"] or body["step"] != "start":
             raise ParseError("a hand opens with its start: setup, target and scores")
         setup = Setup.from_json(body["setup"])
-        scores = body["scores"]
-        if not isinstance(scores, list) or len(scores) > 4:
-            raise ParseError("a hand's scores are a list, one a side")
         target = body["target"]
         config = Config(players=setup.players, target=target) if type(target) is int else None
         if config is None:
             raise ParseError(f"a game's target is 61 or 121, not {shown(target)}")
-        public = Public.start(config, setup.dealer, tuple(scores))
-        return cls(setup, Hand(setup), public, bodies=(body,))
+        scores = body["scores"]
+        begun = scores is not None
+        public = Public.start(config, setup.dealer, _scores(scores) if begun else (0,) * config.sides)
+        return cls(setup, Hand(setup), public, bodies=(body,), begun=begun)
 
     @property
     def stopped(self) -> bool:
         return bool(self.alarms)
 
 
-def start_body(setup: Setup, target: int, scores: tuple[int, ...]) -> Message:
-    """The host's first message of a hand."""
-    return {"step": "start", "setup": setup.to_json(), "target": target, "scores": list(scores)}
+def _scores(scores: object) -> tuple[int, ...]:
+    if not isinstance(scores, list) or len(scores) > 4:
+        raise ParseError("a hand's scores are a list, one a side")
+    return tuple(scores)
+
+
+def start_body(setup: Setup, target: int, scores: tuple[int, ...] | None) -> Message:
+    """The host's first message of a hand (``scores`` None: a hand dealt ahead)."""
+    return {"step": "start", "setup": setup.to_json(), "target": target,
+            "scores": None if scores is None else list(scores)}
+
+
+def begin_body(setup: Setup, scores: tuple[int, ...]) -> Message:
+    """The host's message that makes a hand dealt ahead the current one."""
+    return {"step": "begin", "seat": setup.host, "scores": list(scores)}
 
 
 def actor(setup: Setup, seat: int) -> int:
@@ -126,6 +150,8 @@ def due(flow: Flow) -> Due:
         return Due("lock", (humans[len(hand.locked)],))
     if not hand.dealt:
         return Due("unlock", (min(_waiting(hand, [j for j in range(setup.used) if setup.keyholder(j) is not None])),))
+    if flow.ahead:
+        return Due("begin", (setup.host,))
     if public.phase == CUTTING:
         return Due("unlock", (min(_waiting(hand, [setup.starter])),))
     if public.phase == PLAYING:
@@ -156,6 +182,8 @@ def advance(flow: Flow, body: object, sender: int, made_here: bool = False) -> W
         raise ParseError(f"a seat is one of the table's, not {shown(seat)}")
     if step == "stop":
         return _stop(flow, now, seat, sender, body)
+    if step == "begin":
+        return _begin(flow, seat, sender, body)
     _check_due(flow, now, step, seat, sender, body)
     if step in TABLE_STEPS:
         public, events = _table_move(flow.public, step, seat, body)
@@ -202,6 +230,15 @@ def _stop(flow: Flow, now: Due, seat: int, sender: int, body: Message) -> Flow:
         raise IllegalActionError(f"seat {sender + 1} cannot stop the hand now, for position {shown(position)}")
     alarm = Alarm(None, "deal", f"seat {seat + 1} found position {position} is not a card once unlocked")
     return replace(flow, alarms=(alarm,), bodies=flow.bodies + (body,))
+
+
+def _begin(flow: Flow, seat: int, sender: int, body: Message) -> Flow:
+    host = flow.setup.host
+    if not flow.ahead or seat != host or sender != host:
+        raise IllegalActionError(f"seat {sender + 1} cannot begin this hand: "
+                                 + ("it is not dealt ahead" if not flow.ahead else "only the host begins a hand"))
+    public = Public.start(flow.public.config, flow.setup.dealer, _scores(body["scores"]))
+    return replace(flow, public=public, bodies=flow.bodies + (body,), begun=True)
 
 
 def _check_due(flow: Flow, now: Due, step: str, seat: int, sender: int, body: Message) -> None:

@@ -11,12 +11,17 @@ After each, the message this browser owes the hand, if any, goes out (`BlindSeat
 its crypto, its screen's discard or card, a go when none fits). The page runs each step's
 `Work` in slices; a CPython test runs them with `game.blind.alarms.finish`.
 
+The next hand, dealt ahead while this one is played (`web.friends.blind_ahead`), is a second
+`BlindSeat` (``blind_next``): this browser makes its deal's messages when it owes the current
+hand nothing, and it becomes the current hand at its ``begin``, whose scores this browser checks
+against the ones it saw the hand before end at.
+
 After a reload the browser keeps its keys (`blind_save`, in `web.friends.guest_store` under the
-table's room): on its welcome the host sends the hand's messages again from the start, and the
+table's room; the hand ahead's too): on its welcome the host sends the hand's messages again from the start, and the
 seat is rebuilt from them (each checked again). A message relayed as this seat's that it did
 not send is refused, as is anything the rules or the proofs refuse: an alarm on its screen.
-After a reload too: the SHA-256 of each message it sent this hand is kept with its keys, and a
-message in its name whose hash it does not know is refused.
+After a reload too: the SHA-256 of each message it sent this hand (and the hand ahead) is kept
+with its keys, and a message in its name whose hash it does not know is refused.
 
 The game's record is this browser's own (`web.profile.records.check_blind`): each hand as it
 audited it (the deck, the public moves as the engine's actions, its alarms, the SHA-256 of the
@@ -78,6 +83,26 @@ def body_hash(body: object) -> str:
     """
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
+def owes_ahead(ahead: BlindSeat | None, seat: int | None) -> bool:
+    """Whether this browser (at ``seat``) owes the hand dealt ahead a message of its deal now."""
+    if ahead is None or ahead.pending is not None or not ahead.flow.ahead:
+        return False
+    now = due(ahead.flow)
+    return now.step in ("shuffle", "lock", "unlock") and seat in now.seats
+
+
+def ended_at(seat: BlindSeat | None) -> tuple[int, ...] | None:
+    """The scores the hand ``seat`` follows ended at, as this browser computed them (None: it is
+    not over, or this browser did not follow it: rebuilt after a reload, it cannot check)."""
+    if seat is None or due(seat.flow).step != "over" or seat.flow.stopped:
+        return None
+    return seat.flow.public.scores
+
+
+if TYPE_CHECKING:
+    from ..table.screen import SeatScreen
+    from ..coach.follow import TableCoach
+
 
 class BlindGuest:
     """The blind hands of `web.friends.guest.GuestController`; what they use of it is declared here."""
@@ -97,6 +122,9 @@ class BlindGuest:
 
     def blind_init(self, saved: object) -> None:
         self.blind_seat: BlindSeat | None = None
+        self.blind_next: BlindSeat | None = None   # the next hand, dealt ahead while this one is played
+        self.ahead_sent: str | None = None         # this browser's last text of the hand ahead, until relayed
+        self.ahead_rebuilt = False
         self.blind_inbox: deque[tuple[Message, str]] = deque()
         self.blind_choice: Action | None = None
         self.blind_alarms: list[str] = []
@@ -108,6 +136,8 @@ class BlindGuest:
         self.saved_keys: dict[str, Any] | None = saved if isinstance(saved, dict) else None
         self.blind_sent_hashes: list[str] = []    # this hand's messages sent from here (kept across a reload)
         self.blind_texts: list[str] = []          # this hand's relayed messages, in order
+        self.ahead_sent_hashes: list[str] = []    # the same, of the hand dealt ahead
+        self.ahead_texts: list[str] = []
         self.hand_alarms: list[str] = []          # this hand's alarms
         self.hand_kept = False                    # this hand is in `blind_kept`
         kept = self.saved_keys.get("hands") if self.saved_keys is not None else None
@@ -123,8 +153,8 @@ class BlindGuest:
     def _owes(self) -> bool:
         """Whether this browser owes the hand a message it can make now (not one its screen
         has to choose first): or one to send again after a welcome."""
-        from .blind_flow import due
-
+        if owes_ahead(self.blind_next, self.seat):
+            return True
         seat = self.blind_seat
         if seat is None:
             return False
@@ -157,24 +187,34 @@ class BlindGuest:
             else:
                 yield from self._take(message, text)
             return True
-        seat = self.blind_seat
-        if seat is None:
-            return False
+        seat, ahead = self.blind_seat, self.blind_next
         if self.blind_again:
             self.blind_again = False
-            if seat.pending is not None and self.blind_sent is not None:
+            again = [text for s, text in ((seat, self.blind_sent), (ahead, self.ahead_sent))
+                     if s is not None and s.pending is not None and text is not None]
+            self.outbox.extend(again)
+            if again:
+                return True
+        if seat is not None:
+            try:
+                body = yield from seat.next_body(screen_choose(self._take_choice))
+            except Waiting:
+                body = None
+            if body is not None:
+                assert self.seat is not None, "a seat deals"
+                self.blind_sent = envelope(seat.flow.setup.hand, seat.last + 1, self.seat, body)
+                self.blind_sent_hashes.append(body_hash(body))
                 self.outbox.append(self.blind_sent)
                 return True
-        try:
-            body = yield from seat.next_body(screen_choose(self._take_choice))
-        except Waiting:
+        if ahead is None or not owes_ahead(ahead, self.seat):     # the hand ahead: its deal only
             return False
+        body = yield from ahead.next_body(screen_choose(self._take_choice))
         if body is None:
             return False
         assert self.seat is not None, "a seat deals"
-        self.blind_sent = envelope(seat.flow.setup.hand, seat.last + 1, self.seat, body)
-        self.blind_sent_hashes.append(body_hash(body))
-        self.outbox.append(self.blind_sent)
+        self.ahead_sent = envelope(ahead.flow.setup.hand, ahead.last + 1, self.seat, body)
+        self.ahead_sent_hashes.append(body_hash(body))
+        self.outbox.append(self.ahead_sent)
         return True
 
     def _take_choice(self) -> Action | None:
@@ -185,53 +225,82 @@ class BlindGuest:
         """A relayed message: the hand's start opens a seat; the rest are taken in order (one
         taken already, sent again after a reconnection, is skipped)."""
         hand, n = message["hand"], message["n"]
-        seat = self.blind_seat
+        seat, ahead = self.blind_seat, self.blind_next
         try:
             if n == 0:
-                if seat is not None and seat.flow.setup.hand == hand and seat.flow.bodies[0] == message["body"]:
+                if any(s is not None and s.flow.setup.hand == hand and s.flow.bodies[0] == message["body"]
+                       for s in (seat, ahead)):
                     return
                 self._join(text)
                 return
-            if seat is None or seat.flow.setup.hand != hand or n <= seat.last:
+            if ahead is not None and ahead.flow.setup.hand == hand:
+                if n <= ahead.last:
+                    return
+                ahead.before = ended_at(seat)
+                replayed = self.ahead_rebuilt and ahead.pending is None
+                self._check_own(text, replayed, self.ahead_sent_hashes)
+                yield from ahead.take_text(text, hand, replayed=replayed)
+                self.ahead_texts.append(text)
+                if not ahead.flow.ahead:       # begun: the current hand now
+                    if seat is not None and not self.hand_kept:
+                        self._keep_hand(None)
+                    self.blind_seat, self.blind_next, self.blind_sent = ahead, None, self.ahead_sent
+                    self.blind_rebuilt, self.blind_choice = self.ahead_rebuilt, None
+                    self.blind_sent_hashes, self.blind_texts = self.ahead_sent_hashes, self.ahead_texts
+                    self.ahead_sent_hashes, self.ahead_texts = [], []
+                    self.hand_alarms, self.hand_kept = [], False
+                    self.saved_keys = self.blind_save()
+                seat = ahead
+            elif seat is None or seat.flow.setup.hand != hand or n <= seat.last:
                 return
-            replayed = self.blind_rebuilt and seat.pending is None
-            sender, body = read_envelope(text)[2:]
-            if replayed and sender == self.seat and body_hash(body) not in self.blind_sent_hashes:
-                raise IllegalActionError(f"the host relayed, as seat {sender + 1}'s, a message this browser did not send")
-            yield from seat.take_text(text, hand, replayed=replayed)
-            self.blind_texts.append(text)
+            else:
+                replayed = self.blind_rebuilt and seat.pending is None
+                self._check_own(text, replayed, self.blind_sent_hashes)
+                yield from seat.take_text(text, hand, replayed=replayed)
+                self.blind_texts.append(text)
         except (IllegalActionError, ParseError) as refused:
             self.blind_alarm(f"the host relayed a message this browser refuses: {refused}")
             return
         if seat.flow.alarms:
             self.blind_alarm(str(seat.flow.alarms[0]))
-        if due(seat.flow).step == "over" and not self.hand_kept:
+        if seat is self.blind_seat and due(seat.flow).step == "over" and not self.hand_kept:
             self._keep_hand(None)
 
-    def _join(self, text: str) -> None:
-        from .blind_flow import read_envelope
+    def _check_own(self, text: str, replayed: bool, sent: list[str]) -> None:
+        """After a reload this browser's own messages come back unchecked (``replayed``): one in
+        its name whose hash it did not keep, it never sent."""
+        sender, body = read_envelope(text)[2:]
+        if replayed and sender == self.seat and body_hash(body) not in sent:
+            raise IllegalActionError(f"the host relayed, as seat {sender + 1}'s, a message this browser did not send")
 
+    def _join(self, text: str) -> None:
         body = read_envelope(text)[3]
         setup = body.get("setup") if isinstance(body, dict) else None
         saved = self.saved_keys
-        keys = None
-        if saved is not None and saved.get("setup") == setup:
-            keys = Keys.from_json(saved.get("keys"), Setup.from_json(setup).used)
+        keys, sent = None, []
+        for kept in (saved, saved.get("ahead") if saved is not None else None):
+            if isinstance(kept, dict) and kept.get("setup") == setup:
+                keys = Keys.from_json(kept.get("keys"), Setup.from_json(setup).used)
+                hashes = kept.get("sent")
+                sent = [h for h in hashes if isinstance(h, str)][:100] if isinstance(hashes, list) else []
         assert self.seat is not None, "welcomed"
-        if self.blind_seat is not None and not self.hand_kept:      # the hand before was dealt again
+        ahead = isinstance(body, dict) and body.get("scores") is None
+        if not ahead and self.blind_seat is not None and not self.hand_kept:     # the hand before was dealt again
             self._keep_hand("dealt again")
         try:
-            self.blind_seat = BlindSeat.join(self.seat, text, keys)
+            joined: BlindSeat | None = BlindSeat.join(self.seat, text, keys)
         except IllegalActionError:          # a bot plays this seat for now
-            self.blind_seat = None
-            return
-        game = self.blind_seat.flow.setup.game
-        self.blind_kept = [h for h in self.blind_kept if h.get("game") == game]    # a new game: a new record
-        self.blind_rebuilt = keys is not None
-        self.blind_choice, self.blind_sent = None, None
-        self.blind_sent_hashes = [h for h in saved.get("sent", []) if isinstance(h, str)][:100] \
-            if keys is not None and saved is not None and isinstance(saved.get("sent"), list) else []
-        self.blind_texts, self.hand_alarms, self.hand_kept = [text], [], False
+            joined = None
+        if ahead:
+            self.blind_next, self.ahead_rebuilt, self.ahead_sent = joined, keys is not None, None
+            self.ahead_sent_hashes, self.ahead_texts = sent, [text]
+        else:                               # a hand dealt afresh: any hand ahead was dropped
+            self.blind_seat, self.blind_next = joined, None
+            self.blind_rebuilt = keys is not None
+            self.blind_choice, self.blind_sent = None, None
+            self.blind_sent_hashes, self.blind_texts, self.hand_alarms, self.hand_kept = sent, [text], [], False
+            if joined is not None:          # a new game: a new record
+                self.blind_kept = [h for h in self.blind_kept if h.get("game") == joined.flow.setup.game]
         self.saved_keys = self.blind_save()
 
     def _keep_hand(self, abandoned: str | None) -> None:
@@ -286,13 +355,21 @@ class BlindGuest:
     def blind_save(self) -> dict[str, Any] | None:
         """What this browser keeps of the hand (`web.friends.guest_store`, under the table's
         room): the hand's setup and its secret keys, only ever read here, the hashes of the
-        messages it sent, and the game's hands it audited (its record)."""
-        seat = self.blind_seat
+        messages it sent (the same of the hand dealt ahead), and the game's hands it audited (its record)."""
+        seat, ahead = self.blind_seat, self.blind_next
+        hands = {"hands": self.blind_kept}
+        if seat is None and ahead is None:
+            return None if self.saved_keys is None and not self.blind_kept else {**(self.saved_keys or {}), **hands}
+        kept: dict[str, Any]
+        if ahead is not None:
+            kept = {"ahead": {"setup": ahead.flow.setup.to_json(), "keys": ahead.keys.to_json(),
+                              "sent": self.ahead_sent_hashes}}
+        else:       # rebuilt after a reload: the hand ahead's keys wait for its messages again
+            kept = {"ahead": self.saved_keys.get("ahead") if self.blind_rebuilt and self.saved_keys else None}
         if seat is None:
-            return None if self.saved_keys is None and not self.blind_kept else \
-                {**(self.saved_keys or {}), "hands": self.blind_kept}
+            return {**kept, **hands}
         return {"setup": seat.flow.setup.to_json(), "keys": seat.keys.to_json(), "sent": self.blind_sent_hashes,
-                "hands": self.blind_kept}
+                **kept, **hands}
 
     # -- the screen --
 

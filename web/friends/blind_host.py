@@ -9,6 +9,8 @@ together (docs/blind-deal.md), and the host's browser knows no friend's card.
   (`blind_queue`) and `blind_work` takes one step at a time: one message received, or one of
   the host's or its bots' messages made, or the hand's end. The page runs each step's `Work`
   in slices (`web.friends.glue`); a CPython test runs them with `game.blind.alarms.finish`.
+- Once a hand is dealt, the next one is dealt ahead in the gaps of its play (``blind_next``,
+  `web.friends.blind_ahead`), and begun when the hand ends.
 - Every seat and spectator gets the public view (`web.friends.blind_view.public_view`): a
   guest adds its own cards. The host's screen makes its moves with `blind_choose`; its bots
   choose with `Bot.choose` on their views.
@@ -37,6 +39,7 @@ from game.errors import IllegalActionError, ParseError
 from game.events import Event
 from game.view import View
 
+from .blind_ahead import ahead_ready, ahead_work, drop_ahead, guess_hand, promote, take_for
 from .blind_flow import Flow, actor, due, read_envelope
 from .blind_table import BlindTable, Ledger
 from .blind_view import Waiting, bot_choose, public_view, screen_choose, with_cards
@@ -77,6 +80,8 @@ class BlindHands:
         self.blind_wait = wait
         self.blind_game = False                  # the game on the table is dealt blind
         self.blind_hand: BlindTable | None = None
+        self.blind_next: BlindTable | None = None  # the next hand, dealt ahead (`web.friends.blind_ahead`)
+        self.blind_dropped: set[int] = set()       # this game's hands dealt ahead and dropped
         self.ledger: Ledger | None = None
         self.blind_queue: deque[tuple[int, str]] = deque()    # friends' blind texts, by seat, in order
         self.blind_count = 0                     # hands opened in this game (each `Setup.hand`)
@@ -126,7 +131,7 @@ class BlindHands:
             self.system("A new game at the same table")
         state = self.session.state
         self.ledger = Ledger(state.config, first_dealer=state.dealer, seed=seed)
-        self.blind_count, self.blind_hands = 0, []
+        self.blind_count, self.blind_hands, self.blind_dropped = 0, [], set()
         self.session.state = self.ledger.state
         if self.on_begin is not None:      # (the host's screen takes the session first)
             self.on_begin()
@@ -137,14 +142,17 @@ class BlindHands:
         return tuple(seat for seat, s in enumerate(self.seats)
                      if s.kind == "host" or (s.kind == "person" and s.stand_in is None))
 
-    def open_hand(self, hand: BlindTable | None = None) -> None:
-        """Open the next hand (or ``hand``, one dealt again), tell every seat, show it."""
+    def open_hand(self, hand: BlindTable | None = None, again: bool = True) -> None:
+        """Open the next hand (or ``hand``: one dealt again, or the hand dealt ahead when not
+        ``again``), tell every seat, show it."""
         assert self.session is not None and self.ledger is not None, "a game is on"
         state = self.ledger.state
         if hand is None:
             setup = Setup(self.room, self.games, self.blind_count, self.players, state.dealer, self.humans(), 0)
             hand = BlindTable.open(setup, self.target, state.scores, self.choose_own, self.choose_bot)
-        self.blind_count += 1
+            again = True
+        if again:
+            self.blind_count += 1
         self.blind_hand, self.blind_choice, self.waiting_since = hand, None, None
         self.bots = {seat: make_bot(level, seed=self.ledger.seed + seat)
                      for seat, level in enumerate(self.session.bots) if level is not None}
@@ -185,8 +193,11 @@ class BlindHands:
         hand = self.blind_hand
         if hand is None:
             return False
+        if ahead_ready(self):
+            return True
         now = due(hand.flow)
-        if self.blind_queue or now.step == "over":
+        ahead = self.blind_next.setup.hand if self.blind_next is not None else None
+        if any(guess_hand(text) != ahead for _, text in self.blind_queue) or now.step == "over":
             return True
         mine = [seat for seat in now.seats if actor(hand.setup, seat) == 0]
         if not mine or hand.own.pending is not None:
@@ -207,18 +218,21 @@ class BlindHands:
         if hand is None:
             return False
         before = len(hand.flow.events)
-        if self.blind_queue:
-            seat, text = self.blind_queue.popleft()
-            yield from hand.receive(seat, text)
+        item = take_for(self.blind_queue, None, self.blind_next.setup.hand if self.blind_next is not None else None)
+        if item is not None:
+            yield from hand.receive(*item)
         elif due(hand.flow).step == "over":
             self.end_hand(hand)
             return True
         else:
             try:
-                if not (yield from hand.run()):
-                    return False
+                ran = yield from hand.run()
             except Waiting:
-                return False
+                ran = False
+            if not ran:        # the current hand waits for someone else: the hand ahead's turn
+                done = yield from ahead_work(self)
+                self.flush()
+                return done
         self.flush()
         if hand.flow.alarms and hand.setup.hand not in self.alarmed:     # a cheat caught: said at once
             self.alarmed.add(hand.setup.hand)
@@ -232,11 +246,12 @@ class BlindHands:
         """The hand's texts to each friend seated and online (one away gets them on its welcome)."""
         hand = self.blind_hand
         assert hand is not None, "a hand is on"
-        for seat, text in hand.outbox:
-            conn = self.conn_of(seat)
-            if conn is not None:
-                self.send(conn, text)
-        hand.outbox.clear()
+        for table in (hand, self.blind_next) if self.blind_next is not None else (hand,):
+            for seat, text in table.outbox:
+                conn = self.conn_of(seat)
+                if conn is not None:
+                    self.send(conn, text)
+            table.outbox.clear()
 
     def shown(self, events: Iterable[Event]) -> None:
         """Every seat and the host's screen see the hand after ``events``; the log keeps them."""
@@ -263,6 +278,7 @@ class BlindHands:
                                                  "sha256": digest}])[-HANDS_KEPT:]
         self.blind_hand = None
         if alarms or deck is None:
+            drop_ahead(self)                 # dealt for this hand's seating: dropped, its keys never sent
             self.blind_alarms += [alarm for alarm in alarms or ["a hand ended without its audit"]
                                   if alarm not in self.blind_alarms]
             self.system(f"The audit: {'; '.join(alarms) or 'no audit'}. The hand is dealt again.")
@@ -270,9 +286,15 @@ class BlindHands:
         self.session.state = self.ledger.add(flow.public, deck)
         if self.session.state.phase == OVER:
             self.blind_game = False
+            drop_ahead(self)                 # its keys never sent: its cards stay hidden
             self.broadcast_views((), full=False)
             return None
-        return self.open_hand()
+        return self.open_hand(promote(self), again=False)
+
+    def dropped_ahead(self, text: str) -> bool:
+        """Whether ``text`` is a friend's message of a hand dealt ahead and dropped (its browser
+        sent it before it knew): taken as nothing, not as a fault."""
+        return guess_hand(text) in self.blind_dropped
 
     # -- a friend away, and coming back --
 
@@ -300,6 +322,7 @@ class BlindHands:
                                  "sha256": hashlib.sha256("\n".join(hand.relayed).encode()).hexdigest(),
                                  "abandoned": f"{seat.name} {'held back its keys' if hand.flow.stopped else 'was away'}"})
         self.blind_queue = deque((s, t) for s, t in self.blind_queue if s != away)
+        drop_ahead(self)                     # dealt for the old seating: dealt afresh later
         self.open_hand(hand.without(away, self.blind_count))
         self.send_table()
 
@@ -324,9 +347,10 @@ class BlindHands:
         """A friend back (or new) at a hand it deals: the hand's messages again, from the start
         (its browser skips those it has, or rebuilds the hand from them after a reload)."""
         hand = self.blind_hand
-        if hand is not None and seat in hand.setup.humans:
-            for text in hand.relayed:
-                self.send(conn, text)
+        for table in (hand, self.blind_next):
+            if table is not None and seat in table.setup.humans:
+                for text in table.relayed:
+                    self.send(conn, text)
 
     # -- views --
 
@@ -367,7 +391,9 @@ class BlindHands:
                 "actions": [str(action) for action in self.ledger.actions], "count": self.blind_count,
                 "relayed": None if hand is None else hand.relayed,
                 "keys": None if hand is None else hand.own.keys.to_json(),
-                "hands": self.blind_hands, "alarms": self.blind_alarms}
+                "ahead": None if self.blind_next is None else {"relayed": self.blind_next.relayed,
+                                                               "keys": self.blind_next.own.keys.to_json()},
+                "hands": self.blind_hands, "alarms": self.blind_alarms, "dropped": sorted(self.blind_dropped)}
 
     def blind_load(self, data: object) -> None:
         """The blind game `blind_json` saved: the engine state at once; its hand is rebuilt by
@@ -386,19 +412,26 @@ class BlindHands:
         self.blind_count = int(data["count"])
         self.blind_hands = [h for h in data["hands"] if isinstance(h, dict)][-HANDS_KEPT:]
         self.blind_alarms = [a for a in data["alarms"] if isinstance(a, str)]
+        self.blind_dropped = {n for n in data.get("dropped", []) if type(n) is int}
         if data["relayed"] is not None:
             self.blind_saved = data
 
     def blind_restore(self, data: dict[str, Any]) -> Work[None]:
         assert self.session is not None and self.ledger is not None, "a game is on"
-        relayed = [text for text in data["relayed"] if isinstance(text, str)]
-        start = read_envelope(relayed[0])[3] if relayed else None
-        if not isinstance(start, dict):
-            raise ParseError("a saved hand starts with its start")
-        keys = Keys.from_json(data["keys"], Setup.from_json(start.get("setup")).used)
-        self.blind_hand = yield from BlindTable.restore(0, relayed, keys, self.choose_own, self.choose_bot)
+        self.blind_hand = yield from self.restore_table(data)
+        ahead = data.get("ahead")
+        self.blind_next = None if not isinstance(ahead, dict) else (yield from self.restore_table(ahead))
         self.bots = {seat: make_bot(level, seed=self.ledger.seed + seat)
                      for seat, level in enumerate(self.session.bots) if level is not None}
         self.broadcast_views((), full=True)
         if self.on_change is not None:
             self.on_change(())
+
+    def restore_table(self, data: dict[str, Any]) -> Work[BlindTable]:
+        """A hand `blind_json` saved (its relayed texts and the host's keys), each text checked again."""
+        relayed = [text for text in data["relayed"] if isinstance(text, str)]
+        start = read_envelope(relayed[0])[3] if relayed else None
+        if not isinstance(start, dict):
+            raise ParseError("a saved hand starts with its start")
+        keys = Keys.from_json(data["keys"], Setup.from_json(start.get("setup")).used)
+        return (yield from BlindTable.restore(0, relayed, keys, self.choose_own, self.choose_bot))

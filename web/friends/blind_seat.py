@@ -21,7 +21,7 @@ from game.blind.public import CUTTING
 from game.blind.seating import Keys, new_keys
 from game.blind.transcript import Message
 from game.cards import Card
-from game.errors import IllegalActionError
+from game.errors import IllegalActionError, shown
 
 from .blind_flow import Flow, actor, advance, due, read_envelope
 
@@ -40,6 +40,7 @@ class BlindSeat:
         self.pending: Message | None = None
         self.faults: tuple[int, ...] = ()     # its positions that were not a card, or a card twice, once unlocked
         self.last = 0          # the number of the last message taken (0: the start)
+        self.before: tuple[int, ...] | None = None   # the scores this browser saw the hand before end at
 
     @classmethod
     def join(cls, seat: int, text: str, keys: Keys | None = None, rng: random.Random | None = None) -> BlindSeat:
@@ -83,6 +84,10 @@ class BlindSeat:
         if sender == self.seat and not replayed and body != self.pending:
             raise IllegalActionError(f"the host relayed, as seat {self.seat + 1}'s, a message this browser did not send")
         made_here = sender == self.seat and body == self.pending
+        if self.before is not None and isinstance(body, dict) and body.get("step") == "begin" \
+                and body.get("scores") != list(self.before):
+            raise IllegalActionError(f"the host begins this hand at {shown(body.get('scores'))}, but the hand "
+                                     f"before ended at {list(self.before)}")
         self.flow = yield from advance(self.flow, body, sender, made_here)
         if sender == self.seat:
             self.pending = None

@@ -29,7 +29,7 @@ from game.engine import OVER, Config, State, replay
 from game.errors import IllegalActionError, ParseError
 
 from . import protocol
-from .blind_flow import Flow, envelope, read_envelope, start_body
+from .blind_flow import Flow, begin_body, envelope, read_envelope, start_body
 from .blind_seat import BlindSeat, Choose
 
 
@@ -50,9 +50,11 @@ class BlindTable:
         self.refused: list[tuple[int, str]] = []
 
     @classmethod
-    def open(cls, setup: Setup, target: int, scores: tuple[int, ...], choose_own: Choose, choose_bot: Choose,
+    def open(cls, setup: Setup, target: int, scores: tuple[int, ...] | None, choose_own: Choose, choose_bot: Choose,
              keys: Keys | None = None, rng: random.Random | None = None) -> BlindTable:
-        """A new hand: fresh keys for the host (unless given), and the start sent to every friend."""
+        """A new hand: fresh keys for the host (unless given), and the start sent to every friend.
+        With ``scores`` None, the hand is dealt ahead (while the one before it is played): its
+        discards wait for `begin`."""
         start = start_body(setup, target, scores)
         table = cls(BlindSeat(setup.host, Flow.open(start), keys, rng), choose_own, choose_bot, [])
         table._relay(setup.host, start)
@@ -86,6 +88,20 @@ class BlindTable:
         again = Setup(setup.table, setup.game, hand, setup.players, setup.dealer, humans, setup.host)
         return BlindTable.open(again, self.flow.public.config.target, self.flow.public.before, self.choose_own,
                                self.choose_bot, keys, rng)
+
+    def begin(self, scores: tuple[int, ...]) -> Work[None]:
+        """Make the hand dealt ahead the current one, at the ``scores`` the hand before ended at.
+
+        >>> from game.blind.alarms import finish
+        >>> first = lambda flow, seat, cards: tuple(sorted(cards))[:2]
+        >>> table = BlindTable.open(Setup("room", 0, 1, 2, 0, (0, 1), 0), 121, None, first, first)
+        >>> table.flow.ahead, finish(table.begin((5, 7))), table.flow.ahead, table.flow.public.scores
+        (True, None, False, (5, 7))
+        """
+        body = begin_body(self.setup, scores)
+        self.own.pending = body
+        yield from self.own.take(self.setup.host, body)
+        self._relay(self.setup.host, body)
 
     @property
     def flow(self) -> Flow:

@@ -246,6 +246,8 @@ class HostTable(BlindHands, FairRounds):
         """A seated friend's blind message, queued for `blind_work` (refused if no hand of its is on)."""
         seat = self.seat_of[conn]
         hand = self.blind_hand
+        if seat is not None and self.dropped_ahead(text):     # sent before its browser knew: nothing to do
+            return False
         if seat is None or hand is None or seat not in hand.setup.humans or seat == 0:
             self.drop(conn, "a blind message with no hand of its own on")
             return False
