@@ -137,3 +137,27 @@ def test_a_host_that_forges_a_guest_s_message_of_the_hand_ahead_after_its_reload
     gus = GuestController(ROOM, name="Gus", token=token, blind_saved=json.loads(json.dumps(saved)))
     wire.join("c1", "Gus", gus, choose=False)
     assert any("did not send" in alarm for alarm in gus.blind_alarms), gus.blind_alarms
+
+
+def test_a_guest_reloads_in_a_hand_that_was_dealt_ahead_with_the_next_one_open():
+    """The current hand's start says it was dealt ahead (no scores): rejoining it must not lose
+    the saved keys of the hand ahead of it, whose messages come back next (the browser test
+    found it: the guest refused its own shuffle of the hand ahead)."""
+    wire = BlindWire(3, bots=((2, "medium"),))
+    gus = wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: gus.blind_seat is not None and gus.blind_seat.flow.setup.hand == 1
+              and gus.blind_next is not None and gus.blind_next.mine and due(gus.blind_seat.flow).step == "play")
+    now, ahead = gus.blind_seat.flow.setup.hand, gus.blind_next.flow.setup.hand
+    held, cards = dict(gus.blind_seat.cards_of(1)), dict(gus.blind_next.mine)
+    saved, token = gus.blind_save(), gus.token
+    wire.table.disconnect("c1")
+    del wire.guests["c1"]
+    gus = GuestController(ROOM, name="Gus", token=token, blind_saved=json.loads(json.dumps(saved)))
+    wire.join("c1", "Gus", gus, choose=False)
+    assert gus.blind_alarms == []
+    assert gus.blind_seat.flow.setup.hand == now and gus.blind_next.flow.setup.hand == ahead
+    assert gus.blind_seat.cards_of(1) == held and gus.blind_next.mine == cards
+    assert set(held.values()) <= set(gus.seat_screen.view.hand)
+    wire.pump(until=lambda: wire.table.blind_hand.setup.hand not in (now, ahead))
+    assert gus.blind_alarms == [] and all(h["alarms"] == [] for h in wire.table.blind_hands)

@@ -10,8 +10,8 @@ changes nothing the page does.
 
 `probe(page)` reads, in one run of the page's Python (nothing repaints in between), the cards
 the page's DOM shows (``data-card``) with what its browser may know: its own seat's cards
-(never a bot's, at the host) and the cards public in this hand, the same of the hand before
-(its screen may show it a moment longer), and the whole deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
+(never a bot's, at the host) and the cards public in this hand, the same of the hands before
+(its screen may show the last one a moment longer), and the whole deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
 """
 
 from __future__ import annotations
@@ -74,7 +74,9 @@ def _probe():
     dom = [el.dataset.card for el in js.document.querySelectorAll("[data-card]") if el.dataset.card != "back"]
     if not seats:
         return {"hand": None, "dom": dom}
-    seat = max(seats, key=lambda s: (s.flow.setup.game, s.flow.setup.hand, s.last, len(s.flow.bodies)))
+    # The current hand's seat: the next hand, dealt ahead while this one is played, is read apart.
+    current = [s for s in seats if not s.flow.ahead] or seats
+    seat = max(current, key=lambda s: (s.flow.setup.game, s.flow.setup.hand, s.last, len(s.flow.bodies)))
     flow, setup = seat.flow, seat.flow.setup
     key = (setup.game, setup.hand)
     public = {str(c) for c in flow.hand.cards if c is not None} if not flow.hand.keys else set()
@@ -84,8 +86,10 @@ def _probe():
             "own": sorted(str(seat.mine[j]) for j in setup.positions_of(seat.seat) if j in seat.mine),
             "held": sorted(str(card) for card in seat.cards_of(seat.seat).values()),
             "public": sorted(public | seen.get(key, set())),
-            "before": sorted(seen[max(earlier)]) if earlier else [],
-            "before_own": sorted(watch.own.get(max(earlier), set())) if earlier else [],
+            # (every earlier hand's: the hand before may be one dealt ahead and dropped, whose
+            # cards were never shown, while the screen still shows the one before it)
+            "before": sorted(set().union(*(seen[k] for k in earlier))),
+            "before_own": sorted(set().union(*(watch.own.get(k, set()) for k in earlier))),
             "audit": [str(c) for c in flow.audit.deck] if flow.audit is not None and flow.audit.deck else [],
             "alarms": [[a.seat, a.step, a.reason] for a in flow.alarms],
             "dom": dom, "times": {f"{g}/{h}": t for (g, h), t in (watch.times.items() if watch else ())}}
@@ -132,11 +136,14 @@ def _scan(codes):
     secret = {Card.parse(code) for code in codes}
     tables = [o for o in gc.get_objects() if type(o).__name__ == "BlindTable"]
     apps = [o for o in gc.get_objects() if type(o).__name__ == "App" and type(o).__module__ == "web.dom"]
-    table = max(tables, key=lambda t: (t.setup.game, t.setup.hand, len(t.relayed))) if tables else None
+    current = [t for t in tables if not t.flow.ahead] or tables
+    table = max(current, key=lambda t: (t.setup.game, t.setup.hand, len(t.relayed))) if current else None
     if table is not None:     # made public since the friends' pages were read, or being played
-        secret -= {card for card in table.flow.hand.cards if card is not None}
+        # (in this hand or the one dealt ahead: another deck, where the same card may be public)
+        open_now = [t for t in tables if t.setup.game == table.setup.game and t.setup.hand >= table.setup.hand]
+        secret -= {card for t in open_now for card in t.flow.hand.cards if card is not None}
         queued = [text for o in gc.get_objects() if type(o).__name__ == "HostTable" for _, text in o.blind_queue]
-        for text in table.received + queued:
+        for text in [text for t in open_now for text in t.received] + queued:
             body = json.loads(text).get("body") if text.startswith("{") else None
             if isinstance(body, dict) and body.get("step") == "reveal":
                 secret.discard(Card.parse(body["card"]))

@@ -134,6 +134,7 @@ class BlindGuest:
         self.blind_base: View | None = None       # the host's latest view
         self.blind_events: tuple[Event, ...] = ()
         self.saved_keys: dict[str, Any] | None = saved if isinstance(saved, dict) else None
+        self.loaded_keys = self.saved_keys       # as the page loaded them: both open hands' (a reload)
         self.blind_sent_hashes: list[str] = []    # this hand's messages sent from here (kept across a reload)
         self.blind_texts: list[str] = []          # this hand's relayed messages, in order
         self.ahead_sent_hashes: list[str] = []    # the same, of the hand dealt ahead
@@ -278,7 +279,11 @@ class BlindGuest:
         setup = body.get("setup") if isinstance(body, dict) else None
         saved = self.saved_keys
         keys, sent = None, []
-        for kept in (saved, saved.get("ahead") if saved is not None else None):
+        # (the save as loaded too: rejoining the current hand, dealt ahead, rewrites saved_keys
+        # before the hand ahead of it comes back)
+        loaded = self.loaded_keys
+        for kept in (saved, saved.get("ahead") if saved is not None else None,
+                     loaded, loaded.get("ahead") if loaded is not None else None):
             if isinstance(kept, dict) and kept.get("setup") == setup:
                 keys = Keys.from_json(kept.get("keys"), Setup.from_json(setup).used)
                 hashes = kept.get("sent")
