@@ -10,8 +10,8 @@ changes nothing the page does.
 
 `probe(page)` reads, in one run of the page's Python (nothing repaints in between), the cards
 the page's DOM shows (``data-card``) with what its browser may know: its own seat's cards
-(never a bot's, at the host) and the cards public in this hand, the same of the hands before
-(its screen may show the last one a moment longer), and the whole deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
+(never a bot's, at the host) and the cards public in this hand, the same of the hand before
+(its screen may show it a moment longer; a hand dealt ahead and dropped never was on it), and the whole deck once the hand's audit is done. `shown_cards_ok` says which shown cards are none of those.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ if "blind_watch" not in sys.modules:
     def _take_watched(self, *args, **kwargs):
         result = yield from _take(self, *args, **kwargs)
         key = _key(self)
-        if not self.flow.hand.keys:
+        if not self.flow.hand.keys and not self.flow.ahead:     # (a hand dealt ahead: once it begins)
             _watch.public.setdefault(key, set()).update(str(c) for c in self.flow.hand.cards if c is not None)
             _watch.own.setdefault(key, set()).update(str(self.mine[j]) for j in self.flow.setup.positions_of(self.seat)
                                                      if j in self.mine)
@@ -86,10 +86,8 @@ def _probe():
             "own": sorted(str(seat.mine[j]) for j in setup.positions_of(seat.seat) if j in seat.mine),
             "held": sorted(str(card) for card in seat.cards_of(seat.seat).values()),
             "public": sorted(public | seen.get(key, set())),
-            # (every earlier hand's: the hand before may be one dealt ahead and dropped, whose
-            # cards were never shown, while the screen still shows the one before it)
-            "before": sorted(set().union(*(seen[k] for k in earlier))),
-            "before_own": sorted(set().union(*(watch.own.get(k, set()) for k in earlier))),
+            "before": sorted(seen[max(earlier)]) if earlier else [],
+            "before_own": sorted(watch.own.get(max(earlier), set())) if earlier else [],
             "audit": [str(c) for c in flow.audit.deck] if flow.audit is not None and flow.audit.deck else [],
             "alarms": [[a.seat, a.step, a.reason] for a in flow.alarms],
             "dom": dom, "times": {f"{g}/{h}": t for (g, h), t in (watch.times.items() if watch else ())}}
