@@ -18,14 +18,9 @@ from __future__ import annotations
 
 import json
 
+from harness import RUN_PYTHON
 from playwright.sync_api import Page
 
-# Python run in a page (PyScript's interpreter), as a patched page would run it.
-RUN_PYTHON = """async (code) => {
-  const core = globalThis[Symbol.for("@pyscript/core")];
-  const { interpreter } = await core.whenDefined("py");
-  return interpreter.runPython(code);
-}"""
 
 WATCH = """
 import sys, time, types

@@ -141,6 +141,15 @@ class Network:
 
 
 # The Python modules the page's interpreter has imported (sys.modules), read through PyScript.
+# Python run in a page (PyScript's interpreter), as a patched page would run it: the attacker's
+# tests patch the page's own modules with it, the blind tables' tests read the page's state.
+RUN_PYTHON = """async (code) => {
+  const core = globalThis[Symbol.for("@pyscript/core")];
+  const { interpreter } = await core.whenDefined("py");
+  return interpreter.runPython(code);
+}"""
+
+
 LOADED_MODULES = """async () => {
   const core = globalThis[Symbol.for("@pyscript/core")];
   if (!core || document.documentElement.dataset.ready !== "true") return null;

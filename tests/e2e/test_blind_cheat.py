@@ -18,7 +18,8 @@ import json
 import re
 
 import pytest
-from blind_pages import RUN_PYTHON, probe, watch
+from blind_pages import probe, watch
+from harness import RUN_PYTHON
 from playwright.sync_api import Page, expect
 from test_blind_tables import set_wait
 from test_friends import host_table, join, step

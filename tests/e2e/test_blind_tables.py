@@ -24,8 +24,8 @@ import json
 import time
 
 import pytest
-from blind_pages import RUN_PYTHON, check_blind, host_holds, probe, watch
-from harness import wait_ready, with_query
+from blind_pages import check_blind, host_holds, probe, watch
+from harness import RUN_PYTHON, wait_ready, with_query
 from playwright.sync_api import Page, expect
 from test_friends import host_table, join, step
 

@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from harness import screenshot, spied, wait_ready, with_query
+from harness import RUN_PYTHON, screenshot, spied, wait_ready, with_query
 from playwright.sync_api import expect
 from test_friends import host_session, host_table, join, play
 from test_secure_tables import room_of
@@ -21,12 +21,6 @@ from web.friends.host import HostTable
 
 pytestmark = pytest.mark.e2e
 
-# Python run in a page (PyScript's interpreter), as a patched page would run it.
-RUN_PYTHON = """async (code) => {
-  const core = globalThis[Symbol.for("@pyscript/core")];
-  const { interpreter } = await core.whenDefined("py");
-  return interpreter.runPython(code);
-}"""
 
 # The cheat: from the second hand on, every round moves to a new game number and every deck is
 # the host's pick of 64 (the best hand for seat 0), as the hostile tester's modified host did.
