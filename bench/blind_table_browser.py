@@ -16,15 +16,17 @@ Per hand and seat (tests/e2e/blind_pages.py's watch, in each page's Python): the
 the host opening the hand (its start message made) to this browser reading its own cards, and
 to this browser knowing the starter (after everyone's discard: the clicks are in it), and from
 this browser having every seat's discard to its knowing the starter (the starter's unlocks, in
-seat order, and their checks: no clicks in it); the long
+seat order, and their checks: no clicks in it); from the second hand on, each hand is dealt
+while the one before is played (web/friends/blind_ahead.py): how long after it became the hand
+played this browser still waited for its cards (0 when they were read before); the longest run
+of the deal's work without the page getting its turn (web.slices, timed in the page); the long
 tasks (over 50 ms) a PerformanceObserver saw in the page from the first hand's start to the
 last hand's end, and the longest gap between two runs of a 10 ms interval timer (the longest
 time the page could not answer); and the bytes of the hand's ``blind`` messages the page sent
 and received on its data channels (the host sends each friend's message on to every other seat);
 and the page's repaints (``Friends.after_input``: after a click, and after each step of a blind
 hand's work), how many, their time in all and the longest.
-The first hand of a page also pays for its 52 card elements (docs/blind-deal.md): it is printed
-apart from the median of the others.
+The first hand is printed apart from the median of the others (it is not dealt ahead).
 """
 
 from __future__ import annotations
@@ -105,8 +107,21 @@ def _timed(self, *args, **kwargs):
         _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
 
 _glue.Friends.after_input = _timed
+
+# The longest run of a blind hand's work without giving the page its turn (web.slices: the glue
+# runs each step's Work in slices of BLIND_SLICE seconds).
+from web import slices as _slices
+_watch.slices = [0.0]
+_step_done = _slices.Slices.step_done
+
+def _slice_timed(self, now):
+    _watch.slices[0] = max(_watch.slices[0], now - self.started)
+    return _step_done(self, now)
+
+_slices.Slices.step_done = _slice_timed
 """
 PAINTS = "import json, sys\njson.dumps(sys.modules['blind_watch'].paints)"
+SLICES = "import sys\nsys.modules['blind_watch'].slices[0] * 1000"
 
 
 def seat_pages(browser, base: str, players: int, bots: bool):
@@ -161,13 +176,16 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool)
             if start is None or int(key.split("/")[1]) >= hands:
                 continue
             rows[key] = {"cards": times.get("cards", float("nan")) - start,
+                         "waited": max(0.0, times.get("cards", float("nan")) - times.get("begun", start)),
                          "cut": times.get("starter", float("nan")) - times.get("discards", float("nan")),
                          "starter": times.get("starter", float("nan")) - start}
         tasks = [d for at, d in page.evaluate("window.__longTasks") if began <= at <= ended]
         gaps = [d for at, d in page.evaluate("window.__gaps") if began <= at <= ended]
         sent = page.evaluate("window.__bytes")
         paints = [ms for at, ms in json.loads(page.evaluate(RUN_PYTHON, PAINTS)) if began <= at <= ended]
+        longest_slice = page.evaluate(RUN_PYTHON, SLICES)
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows, "long_tasks": tasks,
+                                "longest_slice": longest_slice,
                                 "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
         page.context.close()
@@ -182,14 +200,15 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
         keys = sorted(seat["hands"], key=lambda k: tuple(map(int, k.split("/"))))
         first, rest = seat["hands"][keys[0]], [seat["hands"][k] for k in keys[1:]]
         later = {what: statistics.median(r[what] for r in rest) if rest else float("nan")
-                 for what in ("cards", "cut", "starter")}
+                 for what in ("cards", "waited", "cut", "starter")}
         per_hand = [seat["bytes"].get(str(h), {}) for h in range(hands)]
         sent = statistics.median(b.get("sent", 0) for b in per_hand) / 1024
         received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
         tasks = seat["long_tasks"]
         lines.append(f"| {players} | x{rate} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
-                     f"{later['cards'] / 1000:.1f} / {later['cut'] / 1000:.2f} / {later['starter'] / 1000:.1f} | "
+                     f"{later['cards'] / 1000:.1f} / {later['waited'] / 1000:.2f} / {later['cut'] / 1000:.2f} / "
+                     f"{later['starter'] / 1000:.1f} | {seat['longest_slice']:.0f} | "
                      f"{len(tasks)} ({max(tasks, default=0):.0f}) | {seat['longest_gap']:.0f} | "
                      f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
                      f"{sent:.0f} / {received:.0f} |")
@@ -213,10 +232,11 @@ def main() -> None:
         import build_dist
         root = Path(tempfile.mkdtemp()) / "dist"
         build_dist.build(root, snapshots=False)
-    print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / last discard "
-          "to starter / starter s | long tasks > 50 ms (longest ms) | longest gap ms "
+    print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / cards after the "
+          "hand became the one played / last discard to starter / starter s | longest slice of the deal's work ms "
+          "| long tasks > 50 ms (longest ms) | longest gap ms "
           "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     everything = []
     with serve.spawn(root=root) as base, sync_playwright() as playwright:
         browser = launch(playwright)

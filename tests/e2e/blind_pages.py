@@ -4,8 +4,8 @@ and a scan of the host's objects for a friend's unplayed card.
 
 `WATCH` goes into every seated page (again after a reload: it is the page's Python, not its
 save): it notes, for each hand, every card this browser has seen made public (played, cut,
-shown) before the keys came out and its own seat's cards, when the hand began here, when this
-browser read its cards, when it had every seat's discard, and when it knew the starter. It
+shown) before the keys came out and its own seat's cards, when the hand began here (its deal;
+``begun``: when it became the hand played, for a hand dealt ahead), when this browser read its cards, when it had every seat's discard, and when it knew the starter. It
 changes nothing the page does.
 
 `probe(page)` reads, in one run of the page's Python (nothing repaints in between), the cards
@@ -46,6 +46,8 @@ if "blind_watch" not in sys.modules:
             _watch.own.setdefault(key, set()).update(str(self.mine[j]) for j in self.flow.setup.positions_of(self.seat)
                                                      if j in self.mine)
         times = _watch.times.setdefault(key, {"start": time.time() * 1000})
+        if not self.flow.ahead and "begun" not in times:       # (a hand dealt ahead: its begin taken)
+            times["begun"] = time.time() * 1000
         if self.mine and "cards" not in times:
             times["cards"] = time.time() * 1000
         if all(chosen is not None for chosen in self.flow.public.discarded) and "discards" not in times:
