@@ -24,7 +24,7 @@ tasks (over 50 ms) a PerformanceObserver saw in the page from the first hand's s
 last hand's end, and the longest gap between two runs of a 10 ms interval timer (the longest
 time the page could not answer); and the bytes of the hand's ``blind`` messages the page sent
 and received on its data channels (the host sends each friend's message on to every other seat);
-and the page's repaints (``Friends.after_input``: after a click, and after each step of a blind
+and the page's repaints (``Friends.after_input`` after a click, ``after_work`` after each step of a blind
 hand's work), how many, their time in all and the longest.
 The first hand is printed apart from the median of the others (it is not dealt ahead).
 """
@@ -107,6 +107,16 @@ def _timed(self, *args, **kwargs):
         _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
 
 _glue.Friends.after_input = _timed
+_work = _glue.Friends.after_work
+
+def _work_timed(self, *args, **kwargs):
+    begun = time.perf_counter()
+    try:
+        return _work(self, *args, **kwargs)
+    finally:
+        _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+
+_glue.Friends.after_work = _work_timed
 
 # The longest run of a blind hand's work without giving the page its turn (web.slices: the glue
 # runs each step's Work in slices of BLIND_SLICE seconds).

@@ -178,25 +178,32 @@ class App:
         self.moved()
         self.scheduler.kick()
 
-    def moved(self) -> None:
+    def after_work(self) -> None:
+        """After a step of work nobody clicked for (a blind hand's, `web.friends.glue`): as after
+        input, but the page is repainted only if its HTML changed (most steps show nothing)."""
+        self.moved(only_if_changed=True)
+        self.scheduler.kick()
+
+    def moved(self, only_if_changed: bool = False) -> None:
         """The table may have changed: the network first (the other players see the move
         sooner), then the profile's record of a finished game, the screen, and the save."""
         self.friends.flush()
         self.keeper.record_finished(self.ctl)
-        self.paint()
+        self.paint(only_if_changed)
         self.keeper.save(self.ctl)
 
     # -- output --
 
-    def paint(self) -> None:
+    def paint(self, only_if_changed: bool = False) -> None:
         """Update the app's HTML in place (keyed: web.table.motion), keeping keyboard focus on the
-        same control where it survives. Nothing is touched when the page would not change: a
-        blind hand's work paints after every step (`web.friends.glue`), most of which show nothing."""
+        same control where it survives. ``only_if_changed``: nothing is touched when the HTML is
+        the one last painted (after a step of work, `after_work`; after input the page is always
+        morphed: something outside the paint, a test or an extension, may have changed the DOM)."""
         self.apply_prefs()
         narrow = not js.window.matchMedia("(min-width: 960px)").matches
         screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
         html, pace = screen + self._notice_html(), self.speed
-        if html == self._painted and pace == self._pace:
+        if only_if_changed and html == self._painted and pace == self._pace:
             self.table_sounds()
             return
         active = self.document.activeElement

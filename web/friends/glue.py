@@ -99,6 +99,7 @@ class Page(Protocol):
     def keeper(self) -> TablePrefs: ...
     def paint(self) -> None: ...
     def after_input(self) -> None: ...
+    def after_work(self) -> None: ...
     def say(self, words: str) -> None: ...
 
 
@@ -140,6 +141,9 @@ class Friends:
 
     def after_input(self) -> None:
         self.app.after_input()
+
+    def after_work(self) -> None:
+        self.app.after_work()
 
     def create_table(self, form: dict[str, Any]) -> None:
         """The start form's "Invite friends": host a new table and show its invite link."""
@@ -403,7 +407,7 @@ class Friends:
                     slices.start(time.perf_counter())
             if self.ctl is not ctl:
                 return
-            self.after_input()
+            self.after_work()
             await asyncio.sleep(0 if done and done[0] else BLIND_IDLE)
 
     async def _resend_loop(self, ctl: GuestController) -> None:
