@@ -90,33 +90,25 @@ SPY = """
 """
 
 
-# Each page: the time its glue spends in after_input (the repaint after a click, and after each
+# Each page: the time its glue spends repainting (after_input after a click, after_work after each
 # step of a blind hand's work: web.friends.glue._blind_loop), from the hand's start on.
 REPAINTS = """
 import sys, time
 from web.friends import glue as _glue
 _watch = sys.modules["blind_watch"]
 _watch.paints = []
-_after = _glue.Friends.after_input
 
-def _timed(self, *args, **kwargs):
-    begun = time.perf_counter()
-    try:
-        return _after(self, *args, **kwargs)
-    finally:
-        _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+def _timing(method):
+    def timed(self, *args, **kwargs):
+        begun = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+    return timed
 
-_glue.Friends.after_input = _timed
-_work = _glue.Friends.after_work
-
-def _work_timed(self, *args, **kwargs):
-    begun = time.perf_counter()
-    try:
-        return _work(self, *args, **kwargs)
-    finally:
-        _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
-
-_glue.Friends.after_work = _work_timed
+_glue.Friends.after_input = _timing(_glue.Friends.after_input)
+_glue.Friends.after_work = _timing(_glue.Friends.after_work)
 
 # The longest run of a blind hand's work without giving the page its turn (web.slices: the glue
 # runs each step's Work in slices of BLIND_SLICE seconds).
