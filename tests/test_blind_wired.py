@@ -40,8 +40,8 @@ class BlindWire:
     """A blind table: the host, its guests (and spectators) joined by lists; the clock moves
     half a second a round, and every message is kept."""
 
-    def __init__(self, players, bots=(), target=61, wait=60.0, seed=1):
-        self.now = 0.0
+    def __init__(self, players, bots=(), target=61, wait=60.0, seed=1, dt=0.5):
+        self.now, self.dt = 0.0, dt          # dt: seconds a round (people who play as fast as they can: small)
         self.rng = random.Random(seed)
         self.tokens = iter(f"token-{n:016d}" for n in range(1000))
         self.table = HostTable(ROOM, players, target, "Hana", token_source=lambda: next(self.tokens),
@@ -85,7 +85,7 @@ class BlindWire:
 
     def step(self, choose=True):
         """One round: the clock moves, each side works and sends; True if anything moved."""
-        self.now += 0.5
+        self.now += self.dt
         self.table.tick()
         moved = False
         for conn, guest in list(self.guests.items()):
@@ -163,8 +163,8 @@ def hand_bodies(wire, hand):
     return [read_envelope(text)[3] for text in texts if read_envelope(text)[0] == hand]
 
 
-def play_game(players, humans, bots, scan_every=0):
-    wire = BlindWire(players, bots=bots)
+def play_game(players, humans, bots, scan_every=0, dt=0.5):
+    wire = BlindWire(players, bots=bots, dt=dt)
     for n, seat in enumerate(humans):
         wire.join(f"c{seat}", ["Gus", "Ivy", "Jo"][n])
     wire.host.command("start-table")
@@ -203,6 +203,17 @@ def test_a_whole_game_dealt_blind_with_bots_and_friends(players, humans, bots):
     late = envelope(played[-1] + 1, len(bodies), humans[0], {"step": "go", "seat": humans[0]})
     drops = list(table.drops)
     assert not table.receive(f"c{humans[0]}", late) and table.drops == drops   # sent before it knew: nothing
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_friends_who_play_as_fast_as_they_can_are_never_over_the_rate_limit(players):
+    # An honest browser sends a hand's next message only once the host relayed its last (one
+    # open a hand: two with the hand dealt ahead): self-clocked, never a flood, however fast the
+    # people click. (A whole game in 20 ms rounds: the rate limit dropped a message after about
+    # 12 s of it, and the hand waited for it for ever.)
+    wire = play_game(players, tuple(range(1, players)), (), dt=0.02)
+    assert wire.table.session.state.phase == "over"
+    assert not [line for line in wire.table.drops if "rate limit" in line]
 
 
 def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show():
@@ -380,6 +391,28 @@ def test_a_flood_of_blind_messages_is_refused_before_it_is_read():
     assert sum(taken) <= 30 and len(wire.table.blind_queue) <= 30
     assert wire.table.drops[-1].endswith("over the rate limit: dropping until it slows down") or \
         any("rate limit" in line for line in wire.table.drops)
+
+
+def test_refused_blind_messages_sent_one_at_a_time_are_a_flood_too():
+    # Clocked messages cost no token (one at a time, each taken before the next), but each
+    # one the hand refuses does: a guest that sends refused messages one by one is dropped
+    # before they are read once its blind bucket is empty.
+    wire = BlindWire(2)
+    wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
+    text = envelope(wire.table.blind_hand.setup.hand, 1, 1, {"step": "go", "seat": 1})
+    refused_before = len(wire.table.blind_hand.refused)
+    taken = []
+    for _ in range(100):
+        taken.append(wire.table.receive("c1", text))
+        while wire.table.blind_ready():
+            finish(wire.table.blind_work())
+    assert 20 <= sum(taken) <= 30 and not wire.table.blind_queue
+    assert len(wire.table.blind_hand.refused) - refused_before == sum(taken)
+    assert any("rate limit" in line for line in wire.table.drops)
+    wire.now += 10                                    # it slowed down: it is read again
+    assert wire.table.receive("c1", text)
 
 
 def test_a_guest_refuses_a_public_view_at_a_table_that_does_not_deal_blind():

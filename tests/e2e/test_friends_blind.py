@@ -1,16 +1,17 @@
 """A table with friends dealt blind (docs/blind-deal.md) in real browsers: the host's and the
 guest's pages shuffle and deal every hand together over WebRTC, and neither page ever holds the
-other's cards. The smoke test of the wiring: a 2-player table plays two hands with the lobby's
+other's cards. A 2-player table plays a whole game to 61 with the lobby's
 switch "Nobody sees a card, not even the host" on (a new table's default; ``table-blind-on`` /
 ``table-blind-off`` are its buttons, ``table-blind-words`` its words on every page).
 """
 
-import re
+import json
 import time
 
 import pytest
+from harness import wait_ready
 from playwright.sync_api import Page, expect
-from test_friends import hand_of, host_table, join, step
+from test_friends import hand_of, host_table, join, play
 
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +20,7 @@ def scores(page: Page) -> tuple[str, str]:
     return page.get_by_test_id("score-0").inner_text(), page.get_by_test_id("score-1").inner_text()
 
 
-def test_two_friends_play_two_hands_dealt_blind(people, site):
+def test_two_friends_play_a_whole_game_dealt_blind_and_each_keeps_its_record(people, site):
     host, guest = people(), people()
     link = host_table(host, site, 2, blind=True)
     join(guest, link, "Gus")
@@ -37,17 +38,26 @@ def test_two_friends_play_two_hands_dealt_blind(people, site):
     assert not set(mine) & set(hand_of(host))
     for page in (host, guest):      # (a pointer left where "Start" was would hover a card up and down)
         page.mouse.move(1, 1)
-    hands, deadline = 0, time.monotonic() + 240
-    while hands < 2 and time.monotonic() < deadline:
-        done = [step(page) for page in (host, guest)]
-        hands += done[0] == "continue"      # the host's page moved past a show: a hand is over
-        if not any(what in ("discard", "play", "continue") for what in done):
-            host.wait_for_timeout(50)
-    assert hands >= 2, "two hands were not played"
-    expect(guest.get_by_test_id("score-0")).to_have_text(re.compile(r"\d+"))
+    play([host, guest], timeout=300)          # to the end of the game (to 61)
     for _ in range(100):                    # both pages at the same scores once the hand's messages are in
         if scores(host) == scores(guest):
             break
         host.wait_for_timeout(100)
     assert scores(host) == scores(guest)
+    # Each browser keeps its own record of the game, from the decks its own audits found: the
+    # same game, seen from each seat, every hand audited, counted in Statistics.
+    for page in (host, guest):            # (kept once the page is idle: after the last hand's checks)
+        page.wait_for_function("() => (JSON.parse(localStorage.getItem('cribbage.profile.v2') || '{}')"
+                               ".records || []).length > 0", timeout=20_000)
+    records = [json.loads(page.evaluate("localStorage.getItem('cribbage.profile.v2')"))["records"]
+               for page in (host, guest)]
+    assert [(r["mode"], r["seat"]) for r in records[0]] == [("friends", 0)]
+    assert [(r["mode"], r["seat"]) for r in records[1]] == [("friends", 1)]
+    mine, theirs = records[0][0], records[1][0]
+    assert mine["actions"] == theirs["actions"] and mine["blind"]["hands"] == theirs["blind"]["hands"]
+    assert all(hand["deck"] and not hand["alarms"] for hand in mine["blind"]["hands"])
+    guest.goto(site + "?speed=instant")
+    wait_ready(guest)
+    guest.get_by_test_id("open-stats").click()
+    expect(guest.get_by_test_id("stats")).to_contain_text("Friends · 2 players")
     print(f"the first hand dealt in {dealt:.1f} s")

@@ -105,7 +105,8 @@ def ahead_work(table: BlindHands) -> Work[bool]:
         return False
     item = take_for(table.blind_queue, ahead.setup.hand, ahead.setup.hand)
     if item is not None:
-        yield from ahead.receive(*item)
+        if not (yield from ahead.receive(*item)):
+            table.penalize(item[0])
         return True
     if due(ahead.flow).step in ("shuffle", "lock", "unlock"):
         return (yield from ahead.run())

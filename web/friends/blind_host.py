@@ -62,6 +62,7 @@ class BlindHands:
     variant: str
     muggins: bool
     seats: list[Seat]
+    seat_of: dict[str, int | None]
     session: Session | None
     games: int
     ticker: Callable[[], float]
@@ -74,6 +75,7 @@ class BlindHands:
         def system(self, text: str) -> None: ...
         def send_table(self) -> None: ...
         def broadcast_views(self, events: Iterable[Event], full: bool) -> None: ...
+        def penalize(self, seat: int) -> None: ...
 
     def blind_init(self, blind: bool, wait: float) -> None:
         self.blind = blind                       # the lobby's switch (it applies: `blind_fits`)
@@ -220,7 +222,8 @@ class BlindHands:
         before = len(hand.flow.events)
         item = take_for(self.blind_queue, None, self.blind_next.setup.hand if self.blind_next is not None else None)
         if item is not None:
-            yield from hand.receive(*item)
+            if not (yield from hand.receive(*item)):
+                self.penalize(item[0])
         elif due(hand.flow).step == "over":
             self.end_hand(hand)
             return True
@@ -290,6 +293,14 @@ class BlindHands:
             self.broadcast_views((), full=False)
             return None
         return self.open_hand(promote(self), again=False)
+
+    def blind_clocked(self, conn: str, text: str) -> bool:
+        """Whether ``conn``'s blind ``text`` comes with none of its hand from the same seat still
+        waiting here: an honest browser's way (it sends a hand's next message once its last is
+        relayed), so it is clocked by the host's own pace (`web.friends.limits.Flow.admit`)."""
+        seat = self.seat_of.get(conn)
+        hand = guess_hand(text)
+        return seat is not None and not any(s == seat and guess_hand(t) == hand for s, t in self.blind_queue)
 
     def dropped_ahead(self, text: str) -> bool:
         """Whether ``text`` is a friend's message of a hand dealt ahead and dropped (its browser

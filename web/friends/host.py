@@ -221,7 +221,8 @@ class HostTable(BlindHands, FairRounds):
             self.drop(conn, "not connected")
             return False
         blind = isinstance(text, str) and text.startswith(protocol.BLIND_PREFIX)
-        if blind and not self.admit(conn, "blind"):      # counted before it is read: it may be 96 KiB
+        # Counted before it is read (it may be 96 KiB); free when clocked (`web.friends.limits`).
+        if blind and not self.admit(conn, "blind", self.blind_clocked(conn, cast(str, text))):
             return False
         try:
             message = parse(text, "guest")
@@ -276,14 +277,20 @@ class HostTable(BlindHands, FairRounds):
         n: int = message["n"]
         return n <= self.seats[seat].last_n
 
-    def admit(self, conn: str, kind: str) -> bool:
+    def admit(self, conn: str, kind: str, clocked: bool = False) -> bool:
         """Whether ``conn`` is within its rate limits; the first drop of a burst sends the
         sender (only) one notice, the rest are dropped silently and never logged one by one."""
-        verdict = self.flows.setdefault(conn, Flow()).admit(kind, self.ticker())
+        verdict = self.flows.setdefault(conn, Flow()).admit(kind, self.ticker(), clocked)
         if verdict == "notice":
             self.drop(conn, "over the rate limit: dropping until it slows down")
             self.send(conn, protocol.chat_lines([self.chat_line("", SLOW_DOWN, True)]))
         return verdict == "ok"
+
+    def penalize(self, seat: int) -> None:
+        """A friend's blind message its hand refused draws on the sender's blind bucket."""
+        conn = self.conn_of(seat)
+        if conn is not None:
+            self.flows.setdefault(conn, Flow()).penalize(self.ticker())
 
     def take(self, conn: str, message: Message) -> None:
         seat = self.seat_of[conn]
