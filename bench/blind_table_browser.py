@@ -91,37 +91,63 @@ SPY = """
 
 
 # Each page: the time its glue spends repainting (after_input after a click, after_work after each
-# step of a blind hand's work: web.friends.glue._blind_loop), from the hand's start on.
+# step of a blind hand's work: web.friends.glue._blind_loop), from the hand's start on; and what
+# ran when (``spans``: start and end in ms since the epoch, and a label), so that each long task
+# can be put down to what ran in it: a received message, a repaint, a save, a slice of the deal.
 REPAINTS = """
 import sys, time
-from web.friends import glue as _glue
+from web import dom as _dom, keeper as _keeper
+from web.friends import glue as _glue, guest as _guest, host as _host
 _watch = sys.modules["blind_watch"]
-_watch.paints = []
+_watch.paints, _watch.spans = [], []
 
-def _timing(method):
+def _spanned(label, method, paints=False):
     def timed(self, *args, **kwargs):
-        begun = time.perf_counter()
+        begun, at = time.perf_counter(), time.time() * 1000
         try:
             return method(self, *args, **kwargs)
         finally:
-            _watch.paints.append((time.time() * 1000, (time.perf_counter() - begun) * 1000))
+            spent = (time.perf_counter() - begun) * 1000
+            _watch.spans.append((at, at + spent, label))
+            if paints:
+                _watch.paints.append((at, spent))
+            if len(_watch.spans) > 50_000:
+                del _watch.spans[:25_000]
     return timed
 
-_glue.Friends.after_input = _timing(_glue.Friends.after_input)
-_glue.Friends.after_work = _timing(_glue.Friends.after_work)
+def _spanned_function(label, function):
+    timed = _spanned(label, lambda _, *args, **kwargs: function(*args, **kwargs))
+    return lambda *args, **kwargs: timed(None, *args, **kwargs)
+
+from web.table import motion as _motion
+_dom.render = _spanned_function("render", _dom.render)
+_motion.Morph.__call__ = _spanned("morph", _motion.Morph.__call__)
+_glue.Friends.after_input = _spanned("after_input", _glue.Friends.after_input, paints=True)
+_glue.Friends.after_work = _spanned("after_work", _glue.Friends.after_work, paints=True)
+_dom.App.paint = _spanned("paint", _dom.App.paint)
+_keeper.Keeper.save = _spanned("save", _keeper.Keeper.save)
+_host.HostTable.receive = _spanned("receive", _host.HostTable.receive)
+_guest.GuestController.receive = _spanned("receive", _guest.GuestController.receive)
 
 # The longest run of a blind hand's work without giving the page its turn (web.slices: the glue
-# runs each step's Work in slices of BLIND_SLICE seconds).
+# runs each step's Work in slices of BLIND_SLICE seconds), and each step of it as a span.
 from web import slices as _slices
 _watch.slices = [0.0]
 _step_done = _slices.Slices.step_done
 
 def _slice_timed(self, now):
     _watch.slices[0] = max(_watch.slices[0], now - self.started)
+    end = time.time() * 1000
+    _watch.spans.append((end - (now - self.last) * 1000, end, "work"))
     return _step_done(self, now)
 
 _slices.Slices.step_done = _slice_timed
 """
+# The spans, read at the end; each page's light look at the hands' times while it plays (the
+# full `probe` walks the page's objects: a long task of its own at x4).
+SPANS = "import json, sys\njson.dumps(sys.modules['blind_watch'].spans)"
+TIMES = ("import json, sys\n_w = sys.modules['blind_watch']\n"
+         "json.dumps({f'{g}/{h}': t for (g, h), t in _w.times.items()})")
 PAINTS = "import json, sys\njson.dumps(sys.modules['blind_watch'].paints)"
 SLICES = "import sys\nsys.modules['blind_watch'].slices[0] * 1000"
 
@@ -150,11 +176,11 @@ def play_hands(pages, hands: int, timeout: float) -> list[dict]:
     while time.monotonic() < deadline:
         for page in pages:
             step(page)
-        if time.monotonic() - looked > PROBE_EVERY:        # (a probe takes the page's thread a few ms)
+        if time.monotonic() - looked > PROBE_EVERY:        # (a look takes the page's thread a few ms)
             looked = time.monotonic()
-            seen = [probe(page) for page in pages]
-            if all("starter" in s["times"].get(key, {}) for s in seen for key in wanted):
-                return seen
+            seen = [json.loads(page.evaluate(RUN_PYTHON, TIMES)) for page in pages]
+            if all("starter" in times.get(key, {}) for times in seen for key in wanted):
+                return [probe(page) for page in pages]
         pages[0].wait_for_timeout(20)
     raise RuntimeError(f"{hands} hands not played in {timeout:.0f} s")
 
@@ -185,13 +211,27 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool)
         gaps = [d for at, d in page.evaluate("window.__gaps") if began <= at <= ended]
         sent = page.evaluate("window.__bytes")
         paints = [ms for at, ms in json.loads(page.evaluate(RUN_PYTHON, PAINTS)) if began <= at <= ended]
+        spans = json.loads(page.evaluate(RUN_PYTHON, SPANS))
+        causes = [blame(at, duration, spans) for at, duration in page.evaluate("window.__longTasks")
+                  if began <= at <= ended]
         longest_slice = page.evaluate(RUN_PYTHON, SLICES)
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows, "long_tasks": tasks,
-                                "longest_slice": longest_slice,
+                                "longest_slice": longest_slice, "causes": causes,
                                 "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
         page.context.close()
     return result
+
+
+def blame(at: float, duration: float, spans: list) -> str:
+    """What ran in the long task from ``at`` (ms since the epoch) for ``duration`` ms: the
+    labels of the spans inside it, the longest first, each with its ms ("?" if none)."""
+    inside: dict[str, float] = {}
+    for start, end, label in spans:
+        overlap = min(end, at + duration) - max(start, at)
+        if overlap > 0:
+            inside[label] = inside.get(label, 0.0) + overlap
+    return " + ".join(f"{label} {ms:.0f}" for label, ms in sorted(inside.items(), key=lambda kv: -kv[1])) or "?"
 
 
 def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
@@ -214,6 +254,16 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
                      f"{len(tasks)} ({max(tasks, default=0):.0f}) | {seat['longest_gap']:.0f} | "
                      f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
                      f"{sent:.0f} / {received:.0f} |")
+    return lines
+
+
+def causes(players: int, rate: int, result: dict) -> list[str]:
+    """Each seat's long tasks, by what ran in them (`blame`), the longest first."""
+    lines = []
+    for seat in result["seats"]:
+        tasks = sorted(zip(seat["long_tasks"], seat["causes"]), reverse=True)
+        listed = "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in tasks[:8])
+        lines.append(f"  {players} players x{rate} seat {seat['seat'] + 1}: {listed or 'none'}")
     return lines
 
 
@@ -250,6 +300,10 @@ def main() -> None:
                     print(line)
                 sys.stdout.flush()
         browser.close()
+    print("\nThe long tasks, by what ran in them (ms of each):")
+    for entry in everything:
+        for line in causes(entry["players"], entry["rate"], entry):
+            print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=1))
 

@@ -216,6 +216,30 @@ def test_friends_who_play_as_fast_as_they_can_are_never_over_the_rate_limit(play
     assert not [line for line in wire.table.drops if "rate limit" in line]
 
 
+def test_a_guest_says_which_texts_only_wait_for_its_blind_work_and_those_change_no_screen():
+    # The page repaints after a text only when `receive` says it did not just queue it (a
+    # 4-player hand brings a friend about 50 blind texts, up to 57 KB each: a repaint and a save
+    # after each one were most of the page's long tasks at CPU x4).
+    wire = BlindWire(2)
+    gus = wire.join("c1", "Gus")
+    said = []
+    receive = gus.receive
+
+    def watched(text):
+        before = (gus.seat_screen.view, list(gus.chat), gus.table)
+        queued = receive(text)
+        said.append((json.loads(text)["type"], queued, before == (gus.seat_screen.view, list(gus.chat), gus.table)))
+        return queued
+
+    gus.receive = watched
+    wire.host.command("start-table")
+    wire.pump(until=lambda: gus.seat_screen.view is not None and gus.seat_screen.view.phase == "play")
+    kinds = {kind for kind, queued, _ in said if queued}
+    assert kinds == {"blind", "view"} and all(same for _, queued, same in said if queued)
+    assert {kind for kind, queued, _ in said if not queued} >= {"table", "chat"}
+    assert not any(queued for kind, queued, _ in said if kind not in ("blind", "view"))
+
+
 def test_every_text_a_guest_gets_is_the_protocol_s_and_only_its_own_cards_show():
     wire = BlindWire(2)
     gus = wire.join("c1", "Gus")

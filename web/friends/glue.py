@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from .host_controller import HostController
 
 PATHS_EVERY = 3.0      # seconds between looks at how each seat is connected
-BLIND_SLICE = 0.04     # seconds of a blind hand's work before the page gets a turn
+BLIND_SLICE = 0.035    # seconds of a blind hand's work before the page gets a turn (a piece of it
+                       # longer than those before may end a slice late: about 10 ms at CPU x4)
 BLIND_IDLE = 0.05      # seconds between looks for a blind hand's next step, when it has none
 FAIR_EVERY = 1.0       # seconds between looks for late shares of the shuffle (web.friends.fair_host)
 RESEND_EVERY = 2.0     # seconds between looks for unacknowledged messages (web.friends.delivery)
@@ -195,6 +196,7 @@ class Friends:
         from ..net import relay_path
         from ..net.keystore import table_certificate, table_key_pair
         from ..net.transport import HostNet, certificate_pin, trace
+        from .protocol import BLIND_PREFIX, VERSION
         table = ctl.table
         certificate = await table_certificate(table.room)
         pair, public = None, b""
@@ -222,17 +224,16 @@ class Friends:
             taken = table.receive(conn, text)
             # A hello seats its conn (and may unseat another's): the net bounds unseated ones.
             net.seated(c for c, seat in table.seat_of.items() if seat is not None)
-            if taken:
+            if taken and not text.startswith(BLIND_PREFIX):
                 self.after_input()
-            else:       # dropped (only a notice to its sender, perhaps): nothing to repaint
-                self.flush()
+            else:       # dropped (only a notice to its sender, perhaps), or a blind text queued
+                self.flush()     # for the blind loop (which repaints once it is taken): no repaint
 
         def closed(conn: str) -> None:
             table.disconnect(conn)
             self.after_input()
 
         table.on_drop = lambda line: trace(f"host: dropped {line}")
-        from .protocol import VERSION
         self.net = net = HostNet(table.room, opened, message, closed, self.link_status, certificate, pair, public,
                                  version=VERSION)
         self.identity = (certificate, pair, public)
@@ -405,6 +406,7 @@ class Friends:
                 if slices.step_done(time.perf_counter()):
                     await asyncio.sleep(0)
                     slices.start(time.perf_counter())
+            await asyncio.sleep(0)       # the repaint in a turn of its own, not after the last slice
             if self.ctl is not ctl:
                 return
             self.after_work()
@@ -468,8 +470,10 @@ class Friends:
         self.after_input()
 
     def guest_message(self, text: str) -> None:
-        self.guest.receive(text)
-        self.after_input()
+        if self.guest.receive(text):     # queued for the blind loop, which repaints once it is taken
+            self.flush()
+        else:
+            self.after_input()
 
     def guest_closed(self) -> None:
         from ..net.transport import CodeGuestNet

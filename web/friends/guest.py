@@ -150,22 +150,28 @@ class GuestController(BlindGuest, HostDescribed):
                 "table": self.on_table, "chat": self.on_chat, "view": self.on_view,
                 "fair_commit": self.on_fair_commit}
 
-    def receive(self, text: object) -> None:
+    def receive(self, text: object) -> bool:
+        """Take one message from the host. True when it only waits in the blind work's queue
+        (`blind_work` takes it, and the page repaints then): nothing on the screen changed yet."""
         try:
             message = parse(text, "host")
         except ProtocolError as bad:
             self.drop(str(bad))
             if bad.code == "version":    # the host (its channel is verified) speaks another version
                 self.screen, self.rejected, self.joining = "rejected", protocol.REJECT_REASONS["version"], False
-            return
+            return False
         if message.type == "blind" or message.type == "view" and self.blind:
             if not self.blind:
-                return self.drop("a blind message at a table that does not deal blind")
-            return self.queue_blind(message, text if isinstance(text, str) else "")
+                self.drop("a blind message at a table that does not deal blind")
+                return False
+            self.queue_blind(message, text if isinstance(text, str) else "")
+            return True
         handler = self.handlers().get(message.type)
         if handler is None:         # (a spectator's watch: never a seat's)
-            return self.drop(f"a spectator's {message.type} message")
+            self.drop(f"a spectator's {message.type} message")
+            return False
         handler(message)
+        return False
 
     def on_welcome(self, message: Message) -> None:
         self.seat, self.token = message["seat"], message["token"]
