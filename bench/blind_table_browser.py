@@ -3,6 +3,11 @@ hand begins its browser reads its cards and knows the starter, the page's longes
 the bytes on the wire, at CPU x1 and x4.
 
     nice -n 10 .venv/bin/python bench/blind_table_browser.py [--hands 2] [--rates 1,4] [--players 2,3,4] [--bots]
+        [--slow 1]
+
+``--slow`` slows only the pages of the seats given (1 is the host's), the others at x1: one
+player on a slow phone, which is what a table usually has; slowing every page at 3 and 4 players
+puts three or four x4 pages on a 2-core machine, whose contention stretches every figure.
 
 Serves the site (the sources, or ``--dist`` a built dist as the browser tests use), opens a
 host page and one page for each friend in headless Chromium (a context each, as the tests do),
@@ -185,12 +190,15 @@ def play_hands(pages, hands: int, timeout: float) -> list[dict]:
     raise RuntimeError(f"{hands} hands not played in {timeout:.0f} s")
 
 
-def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool) -> dict:
+def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool, slow: set[int] | None = None) -> dict:
+    """The figures of every seat, each page's CPU slowed ``rate`` times (only seats ``slow``'s, if given)."""
     pages = seat_pages(browser, base, players, bots)
     for page in pages:
         watch(page)
         page.evaluate(RUN_PYTHON, REPAINTS)
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    for number, page in enumerate(pages, start=1):
+        page_rate = rate if slow is None or number in slow else 1
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": page_rate})
     began = time.time() * 1000
     pages[0].get_by_test_id("start-table").click()
     seen = play_hands(pages, hands, timeout=240 + 120 * rate * hands)
@@ -215,7 +223,8 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool)
         causes = [blame(at, duration, spans) for at, duration in page.evaluate("window.__longTasks")
                   if began <= at <= ended]
         longest_slice = page.evaluate(RUN_PYTHON, SLICES)
-        result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows, "long_tasks": tasks,
+        result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows,
+                                "rate": rate if slow is None or seat + 1 in slow else 1, "long_tasks": tasks,
                                 "longest_slice": longest_slice, "causes": causes,
                                 "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
@@ -247,7 +256,7 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
         sent = statistics.median(b.get("sent", 0) for b in per_hand) / 1024
         received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
         tasks = seat["long_tasks"]
-        lines.append(f"| {players} | x{rate} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
+        lines.append(f"| {players} | x{seat['rate']} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
                      f"{later['cards'] / 1000:.1f} / {later['waited'] / 1000:.2f} / {later['cut'] / 1000:.2f} / "
                      f"{later['starter'] / 1000:.1f} | {seat['longest_slice']:.0f} | "
@@ -263,7 +272,7 @@ def causes(players: int, rate: int, result: dict) -> list[str]:
     for seat in result["seats"]:
         tasks = sorted(zip(seat["long_tasks"], seat["causes"]), reverse=True)
         listed = "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in tasks[:8])
-        lines.append(f"  {players} players x{rate} seat {seat['seat'] + 1}: {listed or 'none'}")
+        lines.append(f"  {players} players, seat {seat['seat'] + 1} at x{seat['rate']}: {listed or 'none'}")
     return lines
 
 
@@ -271,6 +280,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--rates", default="1,4")
+    parser.add_argument("--slow", help="slow only these seats' pages (1 is the host's), e.g. 1 or 2,3")
     parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--bots", action="store_true", help="a bot in the last seat at 3 and 4 players")
     parser.add_argument("--dist", action="store_true", help="serve a built dist (as the browser tests do)")
@@ -294,7 +304,8 @@ def main() -> None:
         browser = launch(playwright)
         for players in map(int, args.players.split(",")):
             for rate in map(int, args.rates.split(",")):
-                result = measure(browser, base, players, rate, args.hands, args.bots)
+                slow = {int(n) for n in args.slow.split(",")} if args.slow else None
+                result = measure(browser, base, players, rate, args.hands, args.bots, slow)
                 everything.append({"players": players, "rate": rate, **result})
                 for line in summary(players, rate, result, args.hands):
                     print(line)
