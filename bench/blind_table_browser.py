@@ -26,7 +26,9 @@ while the one before is played (web/friends/blind_ahead.py): how long after it b
 played this browser still waited for its cards (0 when they were read before); the longest run
 of the deal's work without the page getting its turn (web.slices, timed in the page); the long
 tasks (over 50 ms) a PerformanceObserver saw in the page from the first hand's start to the
-last hand's end, and the longest gap between two runs of a 10 ms interval timer (the longest
+last hand's end, and those of them that were mostly the deal's work (each long task is put down
+to what ran in it: the page's Python marks its steps of work, repaints, saves and received
+messages; the list at the end names them), and the longest gap between two runs of a 10 ms interval timer (the longest
 time the page could not answer); and the bytes of the hand's ``blind`` messages the page sent
 and received on its data channels (the host sends each friend's message on to every other seat);
 and the page's repaints (``Friends.after_input`` after a click, ``after_work`` after each step of a blind
@@ -127,6 +129,19 @@ def _spanned_function(label, function):
 from web.table import motion as _motion
 _dom.render = _spanned_function("render", _dom.render)
 _motion.Morph.__call__ = _spanned("morph", _motion.Morph.__call__)
+_glue.Friends.flush = _spanned("send", _glue.Friends.flush)
+
+import gc as _gc
+_gc_began = [0.0, 0.0]
+
+def _gc_span(phase, info):      # Python's collections of cycles, where they fall
+    if phase == "start":
+        _gc_began[:] = [time.perf_counter(), time.time() * 1000]
+    else:
+        spent = (time.perf_counter() - _gc_began[0]) * 1000
+        _watch.spans.append((_gc_began[1], _gc_began[1] + spent, f"gc{info['generation']}"))
+
+_gc.callbacks.append(_gc_span)
 _glue.Friends.after_input = _spanned("after_input", _glue.Friends.after_input, paints=True)
 _glue.Friends.after_work = _spanned("after_work", _glue.Friends.after_work, paints=True)
 _dom.App.paint = _spanned("paint", _dom.App.paint)
@@ -256,11 +271,14 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
         sent = statistics.median(b.get("sent", 0) for b in per_hand) / 1024
         received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
         tasks = seat["long_tasks"]
+        # (the deal's own: a long task most of which was the deal's work, `blame`'s first label)
+        deal = [ms for ms, cause in zip(tasks, seat["causes"]) if cause.startswith("work ")]
         lines.append(f"| {players} | x{seat['rate']} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
                      f"{later['cards'] / 1000:.1f} / {later['waited'] / 1000:.2f} / {later['cut'] / 1000:.2f} / "
                      f"{later['starter'] / 1000:.1f} | {seat['longest_slice']:.0f} | "
-                     f"{len(tasks)} ({max(tasks, default=0):.0f}) | {seat['longest_gap']:.0f} | "
+                     f"{len(tasks)} ({max(tasks, default=0):.0f}) | {len(deal)} ({max(deal, default=0):.0f}) | "
+                     f"{seat['longest_gap']:.0f} | "
                      f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
                      f"{sent:.0f} / {received:.0f} |")
     return lines
@@ -296,9 +314,9 @@ def main() -> None:
         build_dist.build(root, snapshots=False)
     print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / cards after the "
           "hand became the one played / last discard to starter / starter s | longest slice of the deal's work ms "
-          "| long tasks > 50 ms (longest ms) | longest gap ms "
+          "| long tasks > 50 ms (longest ms) | of those, the deal's work's (longest ms) | longest gap ms "
           "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     everything = []
     with serve.spawn(root=root) as base, sync_playwright() as playwright:
         browser = launch(playwright)

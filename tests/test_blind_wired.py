@@ -381,14 +381,19 @@ HOSTILE = {
 AT_DISCARD = {}
 
 
+def table_at_discard():
+    """A 2-player table with Gus, dealt and waiting for the discards."""
+    wire = BlindWire(2)
+    wire.join("c1", "Gus")
+    wire.host.command("start-table")
+    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
+    return wire
+
+
 def at_discard():
-    """A table dealt and waiting for the discards, shared by the attacks (each changes nothing)."""
+    """`table_at_discard`, shared by the attacks (each changes nothing)."""
     if not AT_DISCARD:
-        wire = BlindWire(2)
-        wire.join("c1", "Gus")
-        wire.host.command("start-table")
-        wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
-        AT_DISCARD["wire"] = wire
+        AT_DISCARD["wire"] = table_at_discard()
     return AT_DISCARD["wire"]
 
 
@@ -405,12 +410,14 @@ def test_a_hostile_guest_s_blind_message_is_refused_and_changes_nothing(attack):
     assert wire.table.blind_hand is hand
 
 
+def out_of_turn_at_discard():
+    """A fresh `table_at_discard` and a go from Gus (refused there)."""
+    wire = table_at_discard()
+    return wire, envelope(wire.table.blind_hand.setup.hand, 1, 1, {"step": "go", "seat": 1})
+
+
 def test_a_flood_of_blind_messages_is_refused_before_it_is_read():
-    wire = BlindWire(2)
-    wire.join("c1", "Gus")
-    wire.host.command("start-table")
-    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
-    text = envelope(wire.table.blind_hand.setup.hand, 1, 1, {"step": "go", "seat": 1})
+    wire, text = out_of_turn_at_discard()
     taken = [wire.table.receive("c1", text) for _ in range(200)]
     assert sum(taken) <= 30 and len(wire.table.blind_queue) <= 30
     assert wire.table.drops[-1].endswith("over the rate limit: dropping until it slows down") or \
@@ -421,11 +428,7 @@ def test_refused_blind_messages_sent_one_at_a_time_are_a_flood_too():
     # Clocked messages cost no token (one at a time, each taken before the next), but each
     # one the hand refuses does: a guest that sends refused messages one by one is dropped
     # before they are read once its blind bucket is empty.
-    wire = BlindWire(2)
-    wire.join("c1", "Gus")
-    wire.host.command("start-table")
-    wire.pump(until=lambda: due(wire.table.blind_hand.flow).step == "discard", choose=False)
-    text = envelope(wire.table.blind_hand.setup.hand, 1, 1, {"step": "go", "seat": 1})
+    wire, text = out_of_turn_at_discard()
     refused_before = len(wire.table.blind_hand.refused)
     taken = []
     for _ in range(100):
