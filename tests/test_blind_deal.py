@@ -195,11 +195,11 @@ def counting(monkeypatch):
     return counted
 
 
-def test_every_step_of_the_work_takes_at_most_three_exponentiations(monkeypatch):
-    """The browser runs a `Work` in slices, one step at a time: no step may be long (3 pows: about
-    30 ms in Chromium's Pyodide with the CPU slowed 4 times, bench/blind_browser.py; at 4 to 5
-    pows, some were long tasks). The work is counted (`counting`) between the steps of every
-    `Work` a hand runs."""
+def test_every_step_of_the_work_takes_at_most_one_and_a_half_exponentiations(monkeypatch):
+    """The browser runs a `Work` in slices, one step at a time: no step may be long (one pow is
+    about 10 ms in Chromium's Pyodide with the CPU slowed 4 times, bench/blind_browser.py; a
+    slice of 35 ms ends late by up to a step, so steps of 2 to 3 pows made slices of 50 to 80 ms
+    there). The work is counted (`counting`) between the steps of every `Work` a hand runs."""
     import game.blind.local
     counted, steps = counting(monkeypatch), []
 
@@ -217,4 +217,4 @@ def test_every_step_of_the_work_takes_at_most_three_exponentiations(monkeypatch)
     run = play_hand(setup_for(2), random.Random(3))
     assert run.alarms == () and run.audit.deck is not None
     print(max(steps), sum(steps), len(steps))
-    assert max(steps) <= 3 and sum(steps) > 300 and len(steps) > 300
+    assert max(steps) <= 1.5 and sum(steps) > 300 and len(steps) > 300

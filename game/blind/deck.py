@@ -72,6 +72,7 @@ def lock(hand: Hand, keys: Keys, rng: random.Random | None = None) -> Work[Messa
     for j, (value, k) in enumerate(zip(values, keys.locks)):
         if not hand.locked:     # a lock's values were checked by `accept`, a shuffled deck's were not
             _own_input(value, keys.seat, "lock")
+            yield               # (an exponentiation: a step of its own)
         after, commit = pow(value, k * undo % Q, P), g_power(k)
         yield
         proof = yield from prove_lock(hand.setup.context(keys.seat, "lock", j), shuffled, commit, value, after,

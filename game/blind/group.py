@@ -240,7 +240,7 @@ def g_power(exponent: int) -> int:
     return result
 
 
-MULTIPLIES_PER_STEP = 600   # multi_power's step: about two exponentiations' work (one is 300 multiplications)
+MULTIPLIES_PER_STEP = 300   # multi_power's step: about one exponentiation's work (300 multiplications)
 
 
 def multi_power(pairs: list[tuple[int, int]]) -> Work[int]:
