@@ -289,8 +289,11 @@ def causes(players: int, rate: int, result: dict) -> list[str]:
     lines = []
     for seat in result["seats"]:
         tasks = sorted(zip(seat["long_tasks"], seat["causes"]), reverse=True)
+        deal = [(ms, cause) for ms, cause in tasks if cause.startswith("work ")]
         listed = "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in tasks[:8])
         lines.append(f"  {players} players, seat {seat['seat'] + 1} at x{seat['rate']}: {listed or 'none'}")
+        if deal:
+            lines.append("    the deal's: " + "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in deal[:8]))
     return lines
 
 
