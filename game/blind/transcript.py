@@ -156,12 +156,10 @@ def _lock(hand: Hand, seat: int, message: Message, made_here: bool) -> Work[tupl
             if not hand.locked and not in_group(before[j]):     # the last shuffle's values are checked here
                 outside = Alarm(setup.humans[-1], "shuffle", f"position {j} of its deck is not in the group")
             yield
-            if not (outside or in_group(value)):
-                outside = Alarm(seat, "lock", f"position {j}: a value or a commitment is not in the group")
-            yield               # (each check an exponentiation: a step each)
-            if not (outside or in_group(commit)):
-                outside = Alarm(seat, "lock", f"position {j}: a value or a commitment is not in the group")
-            yield
+            for element in (value, commit):     # (each check an exponentiation: a step each)
+                if not (outside or in_group(element)):
+                    outside = Alarm(seat, "lock", f"position {j}: a value or a commitment is not in the group")
+                yield
             if outside:
                 break
             checks.append(lock_equations(setup.context(seat, "lock", j), shuffled, commit, before[j], value, proof))
