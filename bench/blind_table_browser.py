@@ -211,8 +211,8 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
     for page in pages:
         watch(page)
         page.evaluate(RUN_PYTHON, REPAINTS)
-    for number, page in enumerate(pages, start=1):
-        page_rate = rate if slow is None or number in slow else 1
+    rates = [rate if slow is None or number in slow else 1 for number in range(1, len(pages) + 1)]
+    for page, page_rate in zip(pages, rates):
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": page_rate})
     began = time.time() * 1000
     pages[0].get_by_test_id("start-table").click()
@@ -239,7 +239,7 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
                   if began <= at <= ended]
         longest_slice = page.evaluate(RUN_PYTHON, SLICES)
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows,
-                                "rate": rate if slow is None or seat + 1 in slow else 1, "long_tasks": tasks,
+                                "rate": rates[seat], "long_tasks": tasks,
                                 "longest_slice": longest_slice, "causes": causes,
                                 "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
@@ -258,7 +258,12 @@ def blame(at: float, duration: float, spans: list) -> str:
     return " + ".join(f"{label} {ms:.0f}" for label, ms in sorted(inside.items(), key=lambda kv: -kv[1])) or "?"
 
 
-def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
+def the_deals(cause: str) -> bool:
+    """Whether a long task (its `blame`) was mostly the deal's work: its first label."""
+    return cause.startswith("work ")
+
+
+def summary(players: int, result: dict, hands: int) -> list[str]:
     """A row per seat: its first hand's figures, the median of the later hands', the page's long
     tasks and longest gap, and the median bytes of a hand's blind messages."""
     lines = []
@@ -271,8 +276,7 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
         sent = statistics.median(b.get("sent", 0) for b in per_hand) / 1024
         received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
         tasks = seat["long_tasks"]
-        # (the deal's own: a long task most of which was the deal's work, `blame`'s first label)
-        deal = [ms for ms, cause in zip(tasks, seat["causes"]) if cause.startswith("work ")]
+        deal = [ms for ms, cause in zip(tasks, seat["causes"]) if the_deals(cause)]
         lines.append(f"| {players} | x{seat['rate']} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
                      f"{later['cards'] / 1000:.1f} / {later['waited'] / 1000:.2f} / {later['cut'] / 1000:.2f} / "
@@ -284,12 +288,12 @@ def summary(players: int, rate: int, result: dict, hands: int) -> list[str]:
     return lines
 
 
-def causes(players: int, rate: int, result: dict) -> list[str]:
+def causes(players: int, result: dict) -> list[str]:
     """Each seat's long tasks, by what ran in them (`blame`), the longest first."""
     lines = []
     for seat in result["seats"]:
         tasks = sorted(zip(seat["long_tasks"], seat["causes"]), reverse=True)
-        deal = [(ms, cause) for ms, cause in tasks if cause.startswith("work ")]
+        deal = [(ms, cause) for ms, cause in tasks if the_deals(cause)]
         listed = "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in tasks[:8])
         lines.append(f"  {players} players, seat {seat['seat'] + 1} at x{seat['rate']}: {listed or 'none'}")
         if deal:
@@ -321,20 +325,20 @@ def main() -> None:
           "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     everything = []
+    slow = {int(n) for n in args.slow.split(",")} if args.slow else None
     with serve.spawn(root=root) as base, sync_playwright() as playwright:
         browser = launch(playwright)
         for players in map(int, args.players.split(",")):
             for rate in map(int, args.rates.split(",")):
-                slow = {int(n) for n in args.slow.split(",")} if args.slow else None
                 result = measure(browser, base, players, rate, args.hands, args.bots, slow)
                 everything.append({"players": players, "rate": rate, **result})
-                for line in summary(players, rate, result, args.hands):
+                for line in summary(players, result, args.hands):
                     print(line)
                 sys.stdout.flush()
         browser.close()
     print("\nThe long tasks, by what ran in them (ms of each):")
     for entry in everything:
-        for line in causes(entry["players"], entry["rate"], entry):
+        for line in causes(entry["players"], entry):
             print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=1))
