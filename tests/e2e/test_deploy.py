@@ -40,7 +40,7 @@ from harness import CHROMIUM, CHROMIUM_ARGS, Network, wait_ready
 from playwright.sync_api import expect
 from tables import play_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from test_friends import check_scores, host_table, join, play
+from test_friends import back_at_the_table, check_scores, host_table, join, play
 
 import serve
 
@@ -386,13 +386,6 @@ async def relay_down_said(member, way: deploy_load.Way) -> None:
     with pytest.raises(InvalidStatus) as refused:
         await way.member("deploy-watcher-room-0002", "127.0.0.62")
     assert refused.value.response.status_code == 503
-
-
-def back_at_the_table(host, guest, seat: int) -> None:
-    """A reloaded guest's page shows the table again (its hand may be played out: the scores) and
-    the host's players list has the seat online."""
-    expect(guest.get_by_test_id("score-0")).to_be_visible(timeout=30_000)
-    expect(host.get_by_test_id(f"seat-{seat}")).to_have_class("seat-row online", timeout=20_000)
 
 
 def test_friends_across_two_relays_survive_a_killed_relay_and_a_redis_restart(visitors, deployment, background):

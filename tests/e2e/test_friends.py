@@ -113,6 +113,13 @@ def check_scores(host: Page, guests: list[Page]) -> None:
             expect(page.get_by_test_id(f"score-{side}")).to_have_text(str(shown))
 
 
+def back_at_the_table(host: Page, guest: Page, seat: int) -> None:
+    """A reloaded guest's page shows the table again (its hand may be played out: the scores) and
+    the host's players list has the seat online."""
+    expect(guest.get_by_test_id("score-0")).to_be_visible(timeout=30_000)
+    expect(host.get_by_test_id(f"seat-{seat}")).to_have_class("seat-row online", timeout=20_000)
+
+
 def chat(page: Page, text: str) -> None:
     page.get_by_test_id("chat-input").fill(text)
     page.get_by_test_id("chat-send").click()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_friends import check_scores, host_table, join, play
+from test_friends import back_at_the_table, check_scores, host_table, join, play
 
 import serve
 
@@ -105,14 +105,13 @@ def test_a_game_across_two_relay_instances_survives_one_of_them(people, redis_ur
                 doomed.kill()                       # no goodbye: B's members expire
             play([host, guest], moves=4)            # the data channel carries the game meanwhile
             guest.reload()                          # a reconnecting guest: through A, the one left
-            expect(guest.get_by_test_id("hand")).to_be_visible(timeout=30_000)
-            expect(host.get_by_test_id("seat-1")).to_have_class("seat-row online", timeout=20_000)
+            back_at_the_table(host, guest, 1)
             assert relay_joins(log_a) >= 2
             play([host, guest], moves=4)
             with instance(port_b, redis_url, log_b):   # B is back, and preferred again
                 joins_b = relay_joins(log_b)
                 guest.reload()                      # this time through B, the host still on A
-                expect(guest.get_by_test_id("hand")).to_be_visible(timeout=30_000)
+                back_at_the_table(host, guest, 1)
                 assert relay_joins(log_b) > joins_b
                 play([host, guest])
                 check_scores(host, [guest])
