@@ -56,7 +56,7 @@ def test_the_host_reloads_with_two_hands_open_and_both_go_on():
     now, ahead = wire.table.blind_hand.flow, wire.table.blind_next.flow
     saved = wire.table.to_json()
     assert_blind(wire)
-    table = HostTable.from_json(saved, token_source=lambda: next(wire.tokens))
+    table = HostTable.from_json(saved, token_source=lambda: next(wire.tokens), texts=wire.table.saved_texts().get)
     table.ticker = lambda: wire.now
     wire.table, wire.host = table, HostController(table, seed_source=lambda: 5)
     finish(table.blind_work())                       # both hands rebuilt, every message checked again

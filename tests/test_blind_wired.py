@@ -17,17 +17,20 @@ caught; each browser keeps the finished game's record (`test_blind_record.assert
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
 from game.blind.alarms import finish
 from game.blind.group import card_element, element_text
 from game.cards import DECK, Card
+from game.errors import ParseError
 from web.friends import protocol
 from web.friends.blind_flow import due, envelope, read_envelope
 from web.friends.guest import GuestController
 from web.friends.host import HostTable
 from web.friends.host_controller import HostController
+from web.shelf import Shelf
 from web.friends.spectator import SpectatorController
 
 from test_blind_record import assert_records
@@ -142,7 +145,7 @@ def assert_blind(wire):
     needles = [element_text(e) for e in elements] + ([f'"{card}"' for card in secret] if first else [])
     if first:
         assert not secret & {x for x in held if isinstance(x, Card)}
-    for text in [x for x in held if isinstance(x, str)] + [wire.table.to_json()]:
+    for text in [x for x in held if isinstance(x, str)] + [wire.table.to_json(), *wire.table.saved_texts().values()]:
         assert not any(needle in text for needle in needles), text[:120]
 
 
@@ -302,7 +305,8 @@ def test_the_host_reloads_mid_hand_and_the_hand_goes_on():
     flow = wire.table.blind_hand.flow
     saved = wire.table.to_json()
     assert_blind(wire)
-    table = HostTable.from_json(saved, token_source=lambda: next(wire.tokens))
+    table = HostTable.from_json(saved, token_source=lambda: next(wire.tokens), texts=wire.table.saved_texts().get)
+    assert table.to_json() == saved and table.saved_texts() == wire.table.saved_texts()   # (saved as loaded, until rebuilt)
     table.ticker = lambda: wire.now
     wire.table, wire.host = table, HostController(table, seed_source=lambda: 5)
     finish(table.blind_work())                       # the saved hand rebuilt, every message checked again
@@ -311,6 +315,52 @@ def test_the_host_reloads_mid_hand_and_the_hand_goes_on():
     hand = table.blind_hand.setup.hand
     wire.pump(until=lambda: table.blind_hand is None or table.blind_hand.setup.hand != hand)
     assert table.blind_hands[-1]["alarms"] == [] and gus.blind_alarms == []
+
+
+def test_the_host_keeps_each_relayed_text_once_beside_a_small_save_that_names_them():
+    """As the page keeps it (`web.keeper.Keeper.save_host`): after every step, the new texts,
+    then the save, then the texts no save names any more (a hand that ended)."""
+    wire = BlindWire(3)
+    wire.join("c1", "Gus")
+    wire.join("c2", "Ivy")
+    wire.host.command("start-table")
+    kept, written, saves = {}, Counter(), []
+
+    def write(name, text):
+        if text is None:
+            del kept[name]
+        else:
+            kept[name], written[name] = text, written[name] + 1
+
+    shelf = Shelf(write, [])
+    while len(wire.table.blind_hands) < 3:
+        wire.step()
+        shelf.keep(wire.table.saved_texts(), lambda: saves.append(wire.table.to_json()))
+        if len(saves) == 60:        # mid-hand: the save and the texts kept rebuild the hand
+            again = HostTable.from_json(saves[-1], texts=kept.get)
+            finish(again.blind_work())
+            assert again.blind_hand.flow.bodies == wire.table.blind_hand.flow.bodies
+    assert set(written.values()) == {1} and len(written) > 100      # every text written once
+    assert kept == wire.table.saved_texts()                         # those of ended hands forgotten
+    texts = sum(len(text) for text in kept.values())
+    assert texts > 200_000 and max(len(save) for save in saves) < 20_000, (texts, max(map(len, saves)))
+
+
+def test_a_host_save_missing_a_text_or_with_a_damaged_name_is_refused():
+    table = at_discard().table
+    saved, texts = table.to_json(), table.saved_texts()
+    with pytest.raises(ParseError, match="misses some of its messages"):
+        HostTable.from_json(saved, texts=lambda name: None if name == min(texts) else texts.get(name))
+    damaged = json.loads(saved)
+    damaged["blind_game"]["texts"][0] = 7
+    with pytest.raises(ParseError, match="blind hand is damaged"):
+        HostTable.from_json(json.dumps(damaged), texts=texts.get)
+    older = json.loads(saved)          # saved before the texts had keys of their own: inside
+    for hand in (older["blind_game"], older["blind_game"]["ahead"] or {"texts": []}):
+        hand["relayed"] = [texts[name] for name in hand.pop("texts")]
+    again = HostTable.from_json(json.dumps(older))
+    finish(again.blind_work())
+    assert again.blind_hand.relayed == table.blind_hand.relayed
 
 
 def test_a_friend_away_is_dealt_out_after_the_wait_and_gets_the_seat_back_at_the_next_hand():
@@ -495,7 +545,7 @@ def test_a_friend_away_gets_the_bot_level_the_host_chose_else_the_table_s(chosen
     first = wire.table.blind_hand.setup.hand
     wire.pump(until=lambda: wire.table.blind_hand.setup.hand != first, rounds=100)
     assert wire.table.seats[1].stand_in == level and wire.table.session.bots[1] == level
-    assert HostTable.from_json(wire.table.to_json()).stand_in_level == chosen
+    assert HostTable.from_json(wire.table.to_json(), texts=wire.table.saved_texts().get).stand_in_level == chosen
 
 
 def test_the_host_s_level_is_the_table_s_default_and_a_stand_in_it_chose_is_kept():

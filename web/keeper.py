@@ -15,13 +15,15 @@ from . import passplay
 from .clock import now_iso
 from .profile.model import Profile
 from .session import Session
-from .storage import HOST_KEY, PREFS_KEY, PROFILE_KEY, SAVE_KEY, read, write
+from .shelf import Shelf
+from .storage import HOST_KEY, HOST_TEXTS, PREFS_KEY, PROFILE_KEY, SAVE_KEY, names_under, read, write
 
 # Which table the app holds, its controller's flags say (multiplayer, hosting): the tables with
 # friends are imported where first used (web.lazy).
 if TYPE_CHECKING:
     from .controller import Controller
     from .friends.guest import GuestController
+    from .friends.host import HostTable
     from .friends.host_controller import HostController
     from .profile.screens import ProfileScreens
     from .seat import SeatTable
@@ -60,6 +62,7 @@ class Keeper:
         self.save_seat = save_seat        # a guest's seat, by table and host pin
         # the finished game last offered to the profile: a guest's record id, else (session, state id, seed)
         self.recorded: str | tuple[int, int, int] | None = None
+        self.shelf: Shelf | None = None   # the hosted table's relayed texts, each kept once
 
     def table_prefs(self) -> dict[str, Any]:
         """The profile's preferences as the table's controller reads them."""
@@ -85,11 +88,17 @@ class Keeper:
         if ctl.multiplayer and not ctl.hosting:
             self.save_seat(cast("GuestController", ctl))
         elif ctl.hosting:
-            write(HOST_KEY, cast("HostController", ctl).table.to_json())
+            self.save_host(cast("HostController", ctl).table)
         else:
             session = cast("Controller", ctl).session
             if session is not None:
                 write(SAVE_KEY, session.to_json())
+
+    def save_host(self, table: HostTable) -> None:
+        """The hosted table, and each text its blind hands relayed once, under its own key."""
+        if self.shelf is None:
+            self.shelf = Shelf(lambda name, text: write(HOST_TEXTS + name, text), names_under(HOST_TEXTS))
+        self.shelf.keep(table.saved_texts(), lambda: write(HOST_KEY, table.to_json()))
 
     def record_finished(self, ctl: SeatTable) -> None:
         """Keep each finished game (ours, hosted, or one we joined) in the profile, once."""

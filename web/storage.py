@@ -23,6 +23,7 @@ SAVE_KEY = "cribbage.table.v1"       # the game against the bots in progress
 PREFS_KEY = "cribbage.prefs.v1"      # version 1 of the profile: read once, then migrated
 PROFILE_KEY = "cribbage.profile.v2"
 HOST_KEY = "cribbage.host.v1"        # the table this browser hosts (seed and all cards: never sent)
+HOST_TEXTS = "cribbage.host-text.v1."   # + a name: a text its blind hands relayed, kept once (web.shelf)
 GUEST_KEY = "cribbage.guest.v1"      # the seats this browser holds, by table and host pin (web.friends.guest_store)
 USED_KEY = "cribbage.used-invites.v1"   # code invites this browser has answered: each is for one friend
 USED_KEPT = 50
@@ -40,6 +41,20 @@ def write(key: str, text: str | None) -> None:
         js.window.localStorage.removeItem(key)
     else:
         js.window.localStorage.setItem(key, text)
+
+
+def names_under(prefix: str) -> list[str]:
+    """The keys kept that begin with ``prefix``, without it."""
+    storage = js.window.localStorage
+    keys = [str(storage.key(n)) for n in range(int(storage.length))]
+    return [key.removeprefix(prefix) for key in keys if key.startswith(prefix)]
+
+
+def forget_host() -> None:
+    """Forget the hosted table: its save and the texts it named."""
+    write(HOST_KEY, None)
+    for name in names_under(HOST_TEXTS):
+        write(HOST_TEXTS + name, None)
 
 
 def read_json(key: str, max_depth: int = 4) -> dict[str, Any] | None:

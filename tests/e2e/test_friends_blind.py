@@ -31,9 +31,11 @@ def test_two_friends_play_a_whole_game_dealt_blind_and_each_keeps_its_record(peo
     for page in (host, guest):
         expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(6, timeout=90_000)
     dealt = time.monotonic() - started
-    # The host's page holds no card of the guest's: not in its save, not on its screen.
+    # The host's page holds no card of the guest's: not in what it keeps (its save and the
+    # texts it relayed, each under a key of its own), not on its screen.
     mine = hand_of(guest)
-    saved = host.evaluate("localStorage.getItem('cribbage.host.v1')") or ""
+    saved = host.evaluate("JSON.stringify(Object.assign({}, localStorage))")
+    assert "cribbage.host-text.v1." in saved
     assert not any(f'"{card}"' in saved for card in mine)
     assert not set(mine) & set(hand_of(host))
     for page in (host, guest):      # (a pointer left where "Start" was would hover a card up and down)

@@ -331,9 +331,9 @@ class Friends:
         text = storage.read(storage.HOST_KEY)
         if text:
             try:
-                table = HostTable.from_json(text)
+                table = HostTable.from_json(text, texts=lambda name: storage.read(storage.HOST_TEXTS + name))
             except ParseError as damaged:
-                storage.write(storage.HOST_KEY, None)
+                storage.forget_host()
                 self.app.notice = f"Your hosted table could not be restored: {damaged}"
                 table = None
             if table is not None and table.room == room:
@@ -541,7 +541,7 @@ class Friends:
                 asyncio.get_event_loop().call_later(0.5, net.close)   # let the goodbye leave first
         self.net = self.watch_net = self.identity = None
         if ctl.hosting:
-            storage.write(storage.HOST_KEY, None)
+            storage.forget_host()
             from ..net.keystore import forget_table
             spawn(forget_table(self.host.room))
         elif not ctl.watching:

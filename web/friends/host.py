@@ -666,8 +666,10 @@ class HostTable(BlindHands, FairRounds):
 
     @classmethod
     def from_json(cls, text: str, token_source: Callable[[], str] | None = None,
-                  clock: Callable[[], float] = time.time) -> HostTable:
-        """Rebuild a saved table (connections start empty); damage raises `ParseError`."""
+                  clock: Callable[[], float] = time.time,
+                  texts: Callable[[str], str | None] = lambda name: None) -> HostTable:
+        """Rebuild a saved table (connections start empty) and the texts its blind hands
+        relayed, each read by its name from ``texts`` (`saved_texts`); damage raises `ParseError`."""
         try:
             data = loads(text, "the saved table")
             if data.get("v") != SCHEMA:
@@ -701,7 +703,7 @@ class HostTable(BlindHands, FairRounds):
             table.blind = data.get("blind", False) is True        # tables saved before it: off
             level = data.get("stand_in_level")
             table.stand_in_level = level if level in BOT_LEVELS else None
-            table.blind_load(data.get("blind_game"))
+            table.blind_load(data.get("blind_game"), texts)
         except (TypeError, KeyError, ValueError, AttributeError) as damaged:
             if isinstance(damaged, ParseError):
                 raise
