@@ -7,7 +7,11 @@ the bytes on the wire, at CPU x1 and x4.
 
 ``--slow`` slows only the pages of the seats given (1 is the host's), the others at x1: one
 player on a slow phone, which is what a table usually has; slowing every page at 3 and 4 players
-puts three or four x4 pages on a 2-core machine, whose contention stretches every figure.
+puts three or four x4 pages on a 2-core machine, whose contention stretches every figure. Even
+one slowed page shares the 2 cores with the others, so each slowed page is also traced (Chromium's
+trace of its main thread): each long task's thread time, which a task waiting for a core does
+not stretch (CPU x4 does: a 120 ms task of x4 work measures 95 to 115 ms of it on a quiet
+machine), and for a long task with none of the page's Python in it, what the trace saw in it.
 
 Serves the site (the sources, or ``--dist`` a built dist as the browser tests use), opens a
 host page and one page for each friend in headless Chromium (a context each, as the tests do),
@@ -39,6 +43,7 @@ The first hand is printed apart from the median of the others (it is not dealt a
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import statistics
 import sys
@@ -212,12 +217,16 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
         watch(page)
         page.evaluate(RUN_PYTHON, REPAINTS)
     rates = [rate if slow is None or number in slow else 1 for number in range(1, len(pages) + 1)]
+    traces = []
     for page, page_rate in zip(pages, rates):
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": page_rate})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": page_rate})
+        traces.append(Trace(page, cdp) if page_rate > 1 else None)
     began = time.time() * 1000
     pages[0].get_by_test_id("start-table").click()
     seen = play_hands(pages, hands, timeout=240 + 120 * rate * hands)
     ended = time.time() * 1000
+    cpu = [trace.thread_times() if trace is not None else None for trace in traces]
     result = {"seats": [], "alarms": [s.get("alarms") for s in seen]}
     host_times = seen[0]["times"]
     for seat, (page, page_seen) in enumerate(zip(pages, seen)):
@@ -235,16 +244,76 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
         sent = page.evaluate("window.__bytes")
         paints = [ms for at, ms in json.loads(page.evaluate(RUN_PYTHON, PAINTS)) if began <= at <= ended]
         spans = json.loads(page.evaluate(RUN_PYTHON, SPANS))
-        causes = [blame(at, duration, spans) for at, duration in page.evaluate("window.__longTasks")
-                  if began <= at <= ended]
+        timed = [(at, duration) for at, duration in page.evaluate("window.__longTasks") if began <= at <= ended]
+        causes = [blame(at, duration, spans) for at, duration in timed]
+        thread = None if cpu[seat] is None else [thread_time(at, duration, cpu[seat]) for at, duration in timed]
+        if traces[seat] is not None:      # a task with none of the page's Python in it: what the trace saw
+            causes = [f"? ({traces[seat].parts(at)})" if cause == "?" else cause for (at, _), cause in zip(timed, causes)]
         longest_slice = page.evaluate(RUN_PYTHON, SLICES)
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows,
                                 "rate": rates[seat], "long_tasks": tasks,
-                                "longest_slice": longest_slice, "causes": causes,
+                                "longest_slice": longest_slice, "causes": causes, "thread": thread,
                                 "longest_gap": max(gaps, default=0.0), "bytes": sent, "paints": paints})
     for page in pages:
         page.context.close()
     return result
+
+
+class Trace:
+    """A Chromium trace of a slowed page's main thread (its tasks' thread time: CPU x4 stretches
+    it, as a slow phone's would be, but a task waiting for one of this machine's 2 cores, with
+    three other pages dealing on them, does not)."""
+
+    CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline,v8,blink.user_timing"
+
+    def __init__(self, page, cdp) -> None:
+        self.page, self.cdp, self.events, self.done = page, cdp, [], False
+        cdp.on("Tracing.dataCollected", lambda params: self.events.extend(
+            e for e in params["value"] if e.get("ph") == "X" or e.get("name") == "bench-origin"))
+        cdp.on("Tracing.tracingComplete", lambda _: setattr(self, "done", True))
+        cdp.send("Tracing.start", {"categories": self.CATEGORIES, "transferMode": "ReportEvents"})
+
+    def thread_times(self) -> list[tuple[float, float, float]]:
+        """The main thread's tasks as (start in ms since the epoch, wall ms, thread ms): the thread
+        and the clock are those of a mark the page sets now."""
+        mark_at = self.page.evaluate("performance.mark('bench-origin'), "
+                                     "performance.timeOrigin + performance.getEntriesByName('bench-origin')[0].startTime")
+        self.cdp.send("Tracing.end")
+        while not self.done:
+            self.page.wait_for_timeout(100)
+        mark = next(e for e in self.events if e.get("name") == "bench-origin")
+        shift = mark_at - mark["ts"] / 1000
+        main = [e for e in self.events if (e["pid"], e["tid"]) == (mark["pid"], mark["tid"]) and e.get("ph") == "X"]
+        self.inside = {}     # each RunTask's start: the thread time of what ran directly in it, by name
+        tasks = sorted((e for e in main if e["name"] == "RunTask"), key=lambda e: e["ts"])
+        starts = [e["ts"] for e in tasks]
+        for e in main:
+            n = bisect.bisect_right(starts, e["ts"]) - 1
+            if e["name"] != "RunTask" and n >= 0 and e["ts"] < starts[n] + tasks[n].get("dur", 0):
+                parts = self.inside.setdefault(starts[n], {})
+                parts[e["name"]] = parts.get(e["name"], 0.0) + e.get("tdur", e.get("dur", 0)) / 1000
+        self.shift = shift
+        return [(e["ts"] / 1000 + shift, e.get("dur", 0) / 1000, e.get("tdur", 0) / 1000) for e in tasks]
+
+    def parts(self, at: float) -> str:
+        """What the trace saw in the task that began at ``at`` (ms since the epoch): the longest
+        events in it, by name (they nest: a name's ms may hold another's)."""
+        start = min(self.inside, key=lambda ts: abs(ts / 1000 + self.shift - at), default=None)
+        if start is None or abs(start / 1000 + self.shift - at) > 5:
+            return ""
+        top = sorted(self.inside[start].items(), key=lambda kv: -kv[1])[:4]
+        return ", ".join(f"{name} {ms:.0f}" for name, ms in top)
+
+
+def thread_time(at: float, duration: float, tasks: list[tuple[float, float, float]]) -> float | None:
+    """The thread time of the traced task that is the long task from ``at`` for ``duration`` ms
+    (the one that overlaps it most), None if none does."""
+    best, found = 0.0, None
+    for start, wall, cpu in tasks:
+        overlap = min(start + wall, at + duration) - max(start, at)
+        if overlap > best:
+            best, found = overlap, cpu
+    return found
 
 
 def blame(at: float, duration: float, spans: list) -> str:
@@ -277,11 +346,14 @@ def summary(players: int, result: dict, hands: int) -> list[str]:
         received = statistics.median(b.get("received", 0) for b in per_hand) / 1024
         tasks = seat["long_tasks"]
         deal = [ms for ms, cause in zip(tasks, seat["causes"]) if the_deals(cause)]
+        cpu = [ms or 0.0 for ms, cause in zip(seat["thread"] or [], seat["causes"]) if the_deals(cause)]
+        deal_cpu = "-" if seat["thread"] is None else f"{sum(ms > 50 for ms in cpu)} ({max(cpu, default=0):.0f})"
         lines.append(f"| {players} | x{seat['rate']} | {seat['seat'] + 1}{' (host)' if number == 0 else ''} | "
                      f"{first['cards'] / 1000:.1f} / {first['starter'] / 1000:.1f} | "
                      f"{later['cards'] / 1000:.1f} / {later['waited'] / 1000:.2f} / {later['cut'] / 1000:.2f} / "
                      f"{later['starter'] / 1000:.1f} | {seat['longest_slice']:.0f} | "
                      f"{len(tasks)} ({max(tasks, default=0):.0f}) | {len(deal)} ({max(deal, default=0):.0f}) | "
+                     f"{deal_cpu} | "
                      f"{seat['longest_gap']:.0f} | "
                      f"{len(seat['paints'])}: {sum(seat['paints']) / 1000:.1f} s ({max(seat['paints'], default=0):.0f}) | "
                      f"{sent:.0f} / {received:.0f} |")
@@ -292,12 +364,18 @@ def causes(players: int, result: dict) -> list[str]:
     """Each seat's long tasks, by what ran in them (`blame`), the longest first."""
     lines = []
     for seat in result["seats"]:
-        tasks = sorted(zip(seat["long_tasks"], seat["causes"]), reverse=True)
-        deal = [(ms, cause) for ms, cause in tasks if the_deals(cause)]
-        listed = "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in tasks[:8])
+        thread = seat["thread"] or [None] * len(seat["long_tasks"])
+        tasks = sorted(zip(seat["long_tasks"], thread, seat["causes"]), key=lambda task: -task[0])
+        deal = [task for task in tasks if the_deals(task[2])]
+
+        def said(task: tuple) -> str:
+            ms, cpu, cause = task
+            return f"{ms:.0f} ms{'' if cpu is None else f' (thread {cpu:.0f})'}: {cause}"
+
+        listed = "; ".join(map(said, tasks[:8]))
         lines.append(f"  {players} players, seat {seat['seat'] + 1} at x{seat['rate']}: {listed or 'none'}")
         if deal:
-            lines.append("    the deal's: " + "; ".join(f"{ms:.0f} ms: {cause}" for ms, cause in deal[:8]))
+            lines.append("    the deal's: " + "; ".join(map(said, deal[:8])))
     return lines
 
 
@@ -321,9 +399,10 @@ def main() -> None:
         build_dist.build(root, snapshots=False)
     print("| Players | CPU | Seat | 1st hand: cards / starter s | later hands (median): cards / cards after the "
           "hand became the one played / last discard to starter / starter s | longest slice of the deal's work ms "
-          "| long tasks > 50 ms (longest ms) | of those, the deal's work's (longest ms) | longest gap ms "
+          "| long tasks > 50 ms (longest ms) | of those, the deal's work's (longest ms) | the deal's over 50 ms "
+          "of thread time, slowed pages (longest ms) | longest gap ms "
           "| repaints: count, time (longest ms) | KiB a hand: sent / received |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     everything = []
     slow = {int(n) for n in args.slow.split(",")} if args.slow else None
     with serve.spawn(root=root) as base, sync_playwright() as playwright:
