@@ -34,7 +34,7 @@ from .scheduler import BOT_DELAY, Scheduler
 from .sound import Sound
 from .tasks import spawn
 from .table.cards import sprite as card_sprite
-from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms
+from .table.motion import FOCUS_JS, MORPH_JS, Morph, duration_ms, only_the_state
 from .table.sounds import Heard, cues, heard
 
 TOAST_SECONDS = 4      # how long a passing word ("Invite link copied") stays
@@ -197,15 +197,22 @@ class App:
     def paint(self, only_if_changed: bool = False) -> None:
         """Update the app's HTML in place (keyed: web.table.motion), keeping keyboard focus on the
         same control where it survives. ``only_if_changed``: nothing is touched when the HTML is
-        the one last painted (after a step of work, `after_work`; after input the page is always
+        the one last painted, and only the table's ``data-state`` when that is all it changed
+        (`only_the_state`; after a step of work, `after_work`; after input the page is always
         morphed: something outside the paint, a test or an extension, may have changed the DOM)."""
         self.apply_prefs()
         narrow = not js.window.matchMedia("(min-width: 960px)").matches
         screen = self.profile.render() if self.profile.screen else render(self.ctl, self.log_open, narrow)
         html, pace = screen + self._notice_html(), self.speed
-        if only_if_changed and html == self._painted and pace == self._pace:
-            self.table_sounds()
-            return
+        if only_if_changed and pace == self._pace:
+            state = None if html == self._painted else only_the_state(self._painted, html)
+            table = self.root.querySelector(".tabletop") if state is not None else None
+            if table:          # the table's state number alone changed: that attribute alone
+                table.setAttribute("data-state", state)
+                self._painted = html
+            if html == self._painted:
+                self.table_sounds()
+                return
         active = self.document.activeElement
         key = testid = None
         if active and active.getAttribute("data-action"):

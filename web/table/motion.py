@@ -161,6 +161,29 @@ def elide_same(html: str, last: dict[str, str]) -> tuple[str, dict[str, str]]:
     return "".join(out), parts
 
 
+STATE_ATTR = re.compile(r' data-state="(\d+)"')
+
+
+def only_the_state(old: str, new: str) -> str | None:
+    """The table's new state number (``data-state``) when it is all that differs between two
+    screens, else None. A step of a blind hand's work often moves the public state and shows
+    nothing new (another seat's move in the deal): the page then sets that attribute alone
+    rather than morph the whole table (40 to 120 ms at CPU x4 at 4 players).
+
+    >>> only_the_state('<div data-state="3"><b>x</b></div>', '<div data-state="14"><b>x</b></div>')
+    '14'
+    >>> only_the_state('<div data-state="3"><b>x</b></div>', '<div data-state="4"><b>y</b></div>') is None
+    True
+    >>> only_the_state('<p>lobby</p>', '<div data-state="1"></div>') is None
+    True
+    """
+    found, was = STATE_ATTR.search(new), STATE_ATTR.search(old)
+    if found is None or was is None or found.start() != was.start():
+        return None
+    same = old[:was.start()] == new[:found.start()] and old[was.end():] == new[found.end():]
+    return found.group(1) if same else None
+
+
 class Morph:
     """The page's keyed update (`MORPH_JS`), fed less markup: see `elide_same` and
     `elide_statics`; the card faces the screen needs go into the page's sprite first
