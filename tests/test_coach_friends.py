@@ -65,7 +65,13 @@ def test_an_allowed_coach_reviews_each_guests_own_hands_from_its_views_alone(pla
                 list(guest.coach_thinking())
         play_until_next_show(wire, rng)
     wire.pump()
-    assert all(count > 0 for count in reviewed.values())
+    for conn, guest in wire.guests.items():      # the last hand's review, drawn after the game's end
+        while guest.coach_waiting():
+            list(guest.coach_thinking())
+        if guest.hand_review() is not None:
+            reviewed[conn] += 1
+    # (the guests' shares make each run's deck: a game at 4 players may end in its second hand)
+    assert all(count > 0 for count in reviewed.values()), reviewed
     for guest in wire.guests.values():
         truth = whole_game_hands(wire, guest.seat)
         assert guest.coach.hands == truth
