@@ -391,7 +391,7 @@ class BlindHands:
 
     # -- saving --
     # The save names each relayed text (`text_names`) and `saved_texts` holds them: the page
-    # keeps each once, under a key of its own (`web.friends.shelf`). Kept inside the save they
+    # keeps each once, under a key of its own (`web.shelf`). Kept inside the save they
     # were about 1 MB at 4 players, written whole after every step (20-70 ms of a blocked page).
 
     def kept_hands(self) -> tuple[KeptHand | None, KeptHand | None]:
