@@ -226,7 +226,7 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
     pages[0].get_by_test_id("start-table").click()
     seen = play_hands(pages, hands, timeout=240 + 120 * rate * hands)
     ended = time.time() * 1000
-    cpu = [trace.thread_times() if trace is not None else None for trace in traces]
+    cpu = [trace.tasks() if trace is not None else None for trace in traces]
     result = {"seats": [], "alarms": [s.get("alarms") for s in seen]}
     host_times = seen[0]["times"]
     for seat, (page, page_seen) in enumerate(zip(pages, seen)):
@@ -246,9 +246,13 @@ def measure(browser, base: str, players: int, rate: int, hands: int, bots: bool,
         spans = json.loads(page.evaluate(RUN_PYTHON, SPANS))
         timed = [(at, duration) for at, duration in page.evaluate("window.__longTasks") if began <= at <= ended]
         causes = [blame(at, duration, spans) for at, duration in timed]
-        thread = None if cpu[seat] is None else [thread_time(at, duration, cpu[seat]) for at, duration in timed]
-        if traces[seat] is not None:      # a task with none of the page's Python in it: what the trace saw
-            causes = [f"? ({traces[seat].parts(at)})" if cause == "?" else cause for (at, _), cause in zip(timed, causes)]
+        thread = None
+        if cpu[seat] is not None:
+            found = [traced(at, duration, cpu[seat]) for at, duration in timed]
+            thread = [None if task is None else task[0] for task in found]
+            # (a task with none of the page's Python in it: what the trace saw)
+            causes = [f"? ({task[1] if task else ''})" if cause == "?" else cause
+                      for task, cause in zip(found, causes, strict=True)]
         longest_slice = page.evaluate(RUN_PYTHON, SLICES)
         result["seats"].append({"seat": page_seen.get("seat", seat), "hands": rows,
                                 "rate": rates[seat], "long_tasks": tasks,
@@ -273,9 +277,10 @@ class Trace:
         cdp.on("Tracing.tracingComplete", lambda _: setattr(self, "done", True))
         cdp.send("Tracing.start", {"categories": self.CATEGORIES, "transferMode": "ReportEvents"})
 
-    def thread_times(self) -> list[tuple[float, float, float]]:
-        """The main thread's tasks as (start in ms since the epoch, wall ms, thread ms): the thread
-        and the clock are those of a mark the page sets now."""
+    def tasks(self) -> list[tuple[float, float, float, str]]:
+        """The main thread's tasks as (start in ms since the epoch, wall ms, thread ms, what ran
+        directly in it: the longest events by name, which nest, so a name's ms may hold another's):
+        the thread and the clock are those of a mark the page sets now."""
         mark_at = self.page.evaluate("performance.mark('bench-origin'), "
                                      "performance.timeOrigin + performance.getEntriesByName('bench-origin')[0].startTime")
         self.cdp.send("Tracing.end")
@@ -284,35 +289,26 @@ class Trace:
         mark = next(e for e in self.events if e.get("name") == "bench-origin")
         shift = mark_at - mark["ts"] / 1000
         main = [e for e in self.events if (e["pid"], e["tid"]) == (mark["pid"], mark["tid"]) and e.get("ph") == "X"]
-        self.inside = {}     # each RunTask's start: the thread time of what ran directly in it, by name
-        tasks = sorted((e for e in main if e["name"] == "RunTask"), key=lambda e: e["ts"])
-        starts = [e["ts"] for e in tasks]
+        runs = sorted((e for e in main if e["name"] == "RunTask"), key=lambda e: e["ts"])
+        starts = [e["ts"] for e in runs]
+        inside: list[dict[str, float]] = [{} for _ in runs]
         for e in main:
             n = bisect.bisect_right(starts, e["ts"]) - 1
-            if e["name"] != "RunTask" and n >= 0 and e["ts"] < starts[n] + tasks[n].get("dur", 0):
-                parts = self.inside.setdefault(starts[n], {})
-                parts[e["name"]] = parts.get(e["name"], 0.0) + e.get("tdur", e.get("dur", 0)) / 1000
-        self.shift = shift
-        return [(e["ts"] / 1000 + shift, e.get("dur", 0) / 1000, e.get("tdur", 0) / 1000) for e in tasks]
-
-    def parts(self, at: float) -> str:
-        """What the trace saw in the task that began at ``at`` (ms since the epoch): the longest
-        events in it, by name (they nest: a name's ms may hold another's)."""
-        start = min(self.inside, key=lambda ts: abs(ts / 1000 + self.shift - at), default=None)
-        if start is None or abs(start / 1000 + self.shift - at) > 5:
-            return ""
-        top = sorted(self.inside[start].items(), key=lambda kv: -kv[1])[:4]
-        return ", ".join(f"{name} {ms:.0f}" for name, ms in top)
+            if e["name"] != "RunTask" and n >= 0 and e["ts"] < starts[n] + runs[n].get("dur", 0):
+                inside[n][e["name"]] = inside[n].get(e["name"], 0.0) + e.get("tdur", e.get("dur", 0)) / 1000
+        return [(e["ts"] / 1000 + shift, e.get("dur", 0) / 1000, e.get("tdur", 0) / 1000,
+                 ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(parts.items(), key=lambda kv: -kv[1])[:4]))
+                for e, parts in zip(runs, inside, strict=True)]
 
 
-def thread_time(at: float, duration: float, tasks: list[tuple[float, float, float]]) -> float | None:
-    """The thread time of the traced task that is the long task from ``at`` for ``duration`` ms
-    (the one that overlaps it most), None if none does."""
+def traced(at: float, duration: float, tasks: list[tuple[float, float, float, str]]) -> tuple[float, str] | None:
+    """The thread time and the parts of the traced task that is the long task from ``at`` for
+    ``duration`` ms (the one that overlaps it most), None if none does."""
     best, found = 0.0, None
-    for start, wall, cpu in tasks:
+    for start, wall, cpu, parts in tasks:
         overlap = min(start + wall, at + duration) - max(start, at)
         if overlap > best:
-            best, found = overlap, cpu
+            best, found = overlap, (cpu, parts)
     return found
 
 

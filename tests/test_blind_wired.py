@@ -30,8 +30,8 @@ from web.friends.blind_flow import due, envelope, read_envelope
 from web.friends.guest import GuestController
 from web.friends.host import HostTable
 from web.friends.host_controller import HostController
-from web.shelf import Shelf
 from web.friends.spectator import SpectatorController
+from web.shelf import Shelf
 
 from test_blind_record import assert_records
 from test_blind_table import walk
